@@ -1,0 +1,143 @@
+package dev.turnstile.problem;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+
+/**
+ * Every error leaves Turnstile as {@code application/problem+json}. Input errors name the field, so that a client
+ * can point at it; anything unexpected is a 500 with a log line and no internals in the body.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response known(ProblemException e) {
+        return respond(e.toProblem());
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(ConstraintViolationException e) {
+        List<Map<String, String>> errors = e.getConstraintViolations().stream()
+                .sorted(Comparator.comparing(ProblemMappers::field))
+                .map(v -> Map.of("field", field(v), "message", v.getMessage()))
+                .toList();
+        String detail = errors.stream().map(f -> f.get("field") + " " + f.get("message")).collect(Collectors.joining("; "));
+        return respond(new Problem(400, "INVALID_REQUEST", "Invalid request", detail, Map.of("errors", errors)));
+    }
+
+    @ServerExceptionMapper
+    public Response unreadable(JsonProcessingException e) {
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            String field = jsonPath(mapping);
+            String detail;
+            if (mapping instanceof UnrecognizedPropertyException) {
+                detail = "is not a known field";
+            } else if (mapping instanceof InvalidFormatException wrong) {
+                detail = "cannot be " + describe(wrong.getValue()) + " (expected " + expected(wrong.getTargetType()) + ")";
+            } else {
+                detail = "has the wrong type (expected " + expected(mapping) + ")";
+            }
+            return respond(new Problem(400, "INVALID_REQUEST", "Invalid request", field + " " + detail,
+                    Map.of("errors", List.of(Map.of("field", field, "message", detail)))));
+        }
+        return respond(new Problem(400, "MALFORMED_JSON", "Malformed JSON",
+                "The request body is not valid JSON" + location(e), Map.of()));
+    }
+
+    @ServerExceptionMapper
+    public Response http(WebApplicationException e) {
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return unreadable(json);
+        }
+        int status = e.getResponse().getStatus();
+        Response.Status known = Response.Status.fromStatusCode(status);
+        String title = known == null ? "HTTP " + status : known.getReasonPhrase();
+        String reason = known == null ? "HTTP_" + status : known.name();
+        return respond(new Problem(status, reason, title, e.getMessage(), Map.of()));
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
+    public Response unexpected(Throwable e) {
+        LOG.error("Unexpected failure", e);
+        return respond(new Problem(500, "INTERNAL_ERROR", "Internal error",
+                "The request failed unexpectedly; it has been logged.", Map.of()));
+    }
+
+    public static Response respond(Problem problem) {
+        return Response.status(problem.getStatus()).type(Problem.MEDIA_TYPE).entity(problem).build();
+    }
+
+    private static String field(ConstraintViolation<?> violation) {
+        String last = null;
+        for (Path.Node node : violation.getPropertyPath()) {
+            if (node.getKind() == ElementKind.PROPERTY || node.getKind() == ElementKind.PARAMETER) {
+                last = node.getName();
+            }
+        }
+        return last == null ? violation.getPropertyPath().toString() : last;
+    }
+
+    private static String jsonPath(JsonMappingException e) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static String expected(JsonMappingException e) {
+        String message = e.getOriginalMessage();
+        int at = message == null ? -1 : message.indexOf("of type `");
+        if (at < 0) {
+            return "another type";
+        }
+        String type = message.substring(at + 9, message.indexOf('`', at + 9));
+        return simple(type);
+    }
+
+    private static String expected(Class<?> type) {
+        if (type.isEnum()) {
+            return "one of " + List.of(type.getEnumConstants());
+        }
+        return simple(type.getName());
+    }
+
+    private static String simple(String type) {
+        return switch (type) {
+            case "int", "long", "java.lang.Integer", "java.lang.Long" -> "an integer";
+            case "boolean", "java.lang.Boolean" -> "true or false";
+            case "java.lang.String" -> "a string";
+            default -> type.substring(type.lastIndexOf('.') + 1);
+        };
+    }
+
+    private static String describe(Object value) {
+        return value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
+    }
+
+    private static String location(JsonProcessingException e) {
+        return e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    }
+}
