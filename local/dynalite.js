@@ -13,4 +13,5 @@ process.stdin.on('end', () => process.exit(0))
 process.stdin.on('error', () => process.exit(0))
 process.stdin.resume()
 process.on('SIGTERM', () => process.exit(0))
-process.on('SIGINT', () => process.exit(0))
+// Ctrl-C reaches the whole terminal group: stay up while the JVM shuts down, then go with it.
+process.on('SIGINT', () => {})
