@@ -21,3 +21,41 @@ CREATE TABLE IF NOT EXISTS flight_inventory (
     PRIMARY KEY (flight_id, fare_class, shard),
     FOREIGN KEY (flight_id, fare_class) REFERENCES fares ON DELETE CASCADE
 );
+
+-- --- Flight booking (issue 4) ---
+-- revision counts inventory resets, so that an ETag never repeats across a reset (the shard versions restart).
+ALTER TABLE fares ADD COLUMN IF NOT EXISTS revision bigint NOT NULL DEFAULT 0;
+
+-- No foreign key to fares on purpose: every insert would take FOR KEY SHARE on the one hot fares row, and under a
+-- flash sale those shared locks pile up into MultiXacts. The booking transaction has just updated an inventory row
+-- of the same fare (which references fares), so the reference is checked there already.
+CREATE TABLE IF NOT EXISTS bookings (
+    id              uuid        PRIMARY KEY DEFAULT gen_random_uuid(),
+    flight_id       text        NOT NULL,
+    fare_class      text        NOT NULL,
+    passenger_id    text        NOT NULL,
+    elite           boolean     NOT NULL DEFAULT false,
+    shard           integer     NOT NULL,
+    status          text        NOT NULL DEFAULT 'CONFIRMED' CHECK (status IN ('CONFIRMED', 'CANCELLED')),
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    cancelled_at    timestamptz,
+    idempotency_key text        UNIQUE,
+    request_hash    text,
+    -- The ticket queue: PENDING rows are claimed by the workers with FOR UPDATE SKIP LOCKED; VOID = cancelled first.
+    ticket_status   text        NOT NULL DEFAULT 'PENDING' CHECK (ticket_status IN ('PENDING', 'ISSUED', 'VOID')),
+    ticket_number   text        UNIQUE,
+    ticketed_at     timestamptz
+);
+CREATE INDEX IF NOT EXISTS bookings_confirmed_by_fare ON bookings (flight_id, fare_class) WHERE status = 'CONFIRMED';
+CREATE INDEX IF NOT EXISTS bookings_ticket_pending ON bookings (created_at) WHERE ticket_status = 'PENDING';
+CREATE SEQUENCE IF NOT EXISTS ticket_number_seq;
+
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+    key           text        PRIMARY KEY,
+    request_hash  text        NOT NULL,
+    status_code   integer,      -- NULL only inside the claiming transaction, never once committed
+    response_body jsonb,
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    expires_at    timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);

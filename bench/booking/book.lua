@@ -1,0 +1,39 @@
+-- wrk script: POST one booking per request and count the answers by status and problem reason.
+local threads = {}
+
+function setup(thread)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+  wrk.body = '{"passengerId":"bench"}'
+  answers = {}
+end
+
+function response(status, headers, body)
+  local key = tostring(status)
+  if status ~= 201 then
+    local reason = body:match('"reason":"([%u_]+)"')
+    if reason then key = key .. " " .. reason end
+  end
+  answers[key] = (answers[key] or 0) + 1
+end
+
+function done(summary, latency, requests)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for key, count in pairs(thread:get("answers")) do
+      total[key] = (total[key] or 0) + count
+    end
+  end
+  local parts = {}
+  for key, count in pairs(total) do
+    table.insert(parts, string.format('"%s":%d', key, count))
+  end
+  io.write(string.format('RESULT {"seconds":%.3f,"requests":%d,"p50_ms":%.2f,"p99_ms":%.2f,"errors":%d,"answers":{%s}}\n',
+    summary.duration / 1e6, summary.requests, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    table.concat(parts, ",")))
+end

@@ -1,0 +1,100 @@
+package dev.turnstile.booking;
+
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.Retry;
+
+import dev.turnstile.booking.BookingProblems.RetryableConflict;
+import dev.turnstile.retry.FullJitterBackoff;
+import io.smallrye.faulttolerance.api.CustomBackoff;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.pgclient.PgException;
+
+/**
+ * Runs one booking transaction per attempt and retries it, from its first read, when it lost a race. Every attempt
+ * is a fresh transaction on a fresh subscription, so a retry can never reuse what the failed attempt had read.
+ *
+ * <p>Retry settings can be overridden with {@code dev.turnstile.booking.BookingAttempts/inTransaction/Retry/maxRetries}
+ * (and {@code .../delay}, {@code .../maxDuration}); the backoff cap is {@code turnstile.retry.max-delay-ms}.
+ */
+@ApplicationScoped
+public class BookingAttempts {
+
+    private static final String SERIALIZATION_FAILURE = "40001";
+    private static final String DEADLOCK = "40P01";
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    private static final String QUERY_CANCELED = "57014";
+
+    private final Pool pool;
+    private final BookingMetrics metrics;
+    private final long retryAfterSeconds;
+
+    BookingAttempts(Pool pool, BookingMetrics metrics,
+            @ConfigProperty(name = "turnstile.booking.busy-retry-after-seconds", defaultValue = "1") long retryAfterSeconds) {
+        this.pool = pool;
+        this.metrics = metrics;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /**
+     * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED otherwise). {@code attempts}
+     * counts the attempts of this one booking, across retries.
+     */
+    @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
+    @CustomBackoff(FullJitterBackoff.class)
+    public <T> Uni<T> inTransaction(Strategy strategy, AtomicInteger attempts, Function<SqlConnection, Uni<T>> work) {
+        return Uni.createFrom().deferred(() -> {
+            metrics.attempt(strategy, attempts.getAndIncrement() > 0);
+            return pool.withTransaction(connection -> isolate(connection, strategy).chain(() -> work.apply(connection)));
+        }).onFailure().transform(failure -> translate(strategy, failure));
+    }
+
+    /** One transaction without retries, for operations that cannot lose a race (cancel, reset). */
+    public <T> Uni<T> once(Function<SqlConnection, Uni<T>> work) {
+        return pool.withTransaction(work).onFailure().transform(failure -> translate(null, failure));
+    }
+
+    private static Uni<Void> isolate(SqlConnection connection, Strategy strategy) {
+        if (strategy != Strategy.SERIALIZABLE) {
+            return Uni.createFrom().voidItem();
+        }
+        return connection.query("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE").execute().replaceWithVoid();
+    }
+
+    private Throwable translate(Strategy strategy, Throwable failure) {
+        if (failure instanceof RetryableConflict) {
+            count(strategy, metrics::conflict);
+            return failure;
+        }
+        if (!(failure instanceof PgException)) {
+            return failure;
+        }
+        String state = ((PgException) failure).getSqlState();
+        if (SERIALIZATION_FAILURE.equals(state) || DEADLOCK.equals(state)) {
+            count(strategy, metrics::conflict);
+            return new RetryableConflict(state + ": " + failure.getMessage());
+        }
+        if (LOCK_NOT_AVAILABLE.equals(state)) {
+            count(strategy, metrics::lockTimeout);
+            return BookingProblems.lockNotAvailable(retryAfterSeconds);
+        }
+        if (QUERY_CANCELED.equals(state)) {
+            count(strategy, metrics::statementTimeout);
+            return BookingProblems.statementTimeout(retryAfterSeconds);
+        }
+        return failure;
+    }
+
+    private static void count(Strategy strategy, java.util.function.Consumer<Strategy> counter) {
+        if (strategy != null) {
+            counter.accept(strategy);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.turnstile.booking;
+
+import java.util.Map;
+
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import dev.turnstile.problem.ProblemException;
+import dev.turnstile.problem.ProblemMappers;
+
+/** The answers a booking can end in, other than success, and the mapper that adds Retry-After to BUSY/TIMEOUT. */
+public final class BookingProblems {
+
+    /** A decision of the seat rules: final for this request, so it is stored under an idempotency key. */
+    public static final class Rejected extends ProblemException {
+        Rejected(String reason, String title, String detail) {
+            super(409, reason, title, detail);
+        }
+    }
+
+    /** The database could not serve the request in time; the same request may succeed a moment later. */
+    public static final class Busy extends ProblemException {
+        private final long retryAfterSeconds;
+
+        Busy(String reason, String detail, long retryAfterSeconds) {
+            super(503, reason, "Service busy", detail, Map.of("retryAfterSeconds", retryAfterSeconds));
+            this.retryAfterSeconds = retryAfterSeconds;
+        }
+    }
+
+    /** An optimistic conflict, a serialization failure or a deadlock: the attempt is retried from its first read. */
+    public static final class RetryableConflict extends RuntimeException {
+        RetryableConflict(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private BookingProblems() {
+    }
+
+    static Rejected rejected(SeatRules.Decision decision) {
+        return switch (decision) {
+            case SOLD_OUT -> new Rejected("SOLD_OUT", "Sold out", "No seat is left in this fare.");
+            case ELITE_RESERVE -> new Rejected("ELITE_RESERVE", "Seats reserved for elite passengers",
+                    "The seats left are kept for elite passengers.");
+            case OK -> throw new IllegalArgumentException("OK is not a rejection");
+        };
+    }
+
+    static ProblemException fareNotFound(String flightId, String fareClass) {
+        return new ProblemException(404, "FARE_NOT_FOUND", "Fare not found",
+                "Flight " + flightId + " has no fare class " + fareClass + ".");
+    }
+
+    static ProblemException bookingNotFound(String bookingId) {
+        return new ProblemException(404, "BOOKING_NOT_FOUND", "Booking not found", "There is no booking " + bookingId + ".");
+    }
+
+    static ProblemException contention() {
+        return new ProblemException(409, "CONTENTION", "Too much contention",
+                "Concurrent bookings kept conflicting with this one; retry shortly.");
+    }
+
+    static ProblemException seatsBelowBooked(long booked) {
+        return new ProblemException(409, "SEATS_BELOW_BOOKED", "Fewer seats than bookings",
+                "The fare has " + booked + " confirmed bookings; seats cannot be set below that.", Map.of("booked", booked));
+    }
+
+    static ProblemException eliteReserveAboveSeats() {
+        String message = "must not exceed seats";
+        return new ProblemException(400, "INVALID_REQUEST", "Invalid request", "eliteReserve " + message,
+                Map.of("errors", java.util.List.of(Map.of("field", "eliteReserve", "message", message))));
+    }
+
+    static Busy lockNotAvailable(long retryAfterSeconds) {
+        return new Busy("BUSY", "The fare is locked by another booking; retry shortly.", retryAfterSeconds);
+    }
+
+    static Busy statementTimeout(long retryAfterSeconds) {
+        return new Busy("TIMEOUT", "The database did not answer in time; retry shortly.", retryAfterSeconds);
+    }
+
+    public static class Mapper {
+        @ServerExceptionMapper
+        public Response busy(Busy e) {
+            return Response.fromResponse(ProblemMappers.respond(e.toProblem()))
+                    .header("Retry-After", e.retryAfterSeconds).build();
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package dev.turnstile.booking;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+
+/** Body of {@code POST /flights/{flightId}/fares/{fareClass}/bookings}. */
+public record BookingRequest(@NotBlank @Size(max = 64) String passengerId, Boolean elite) {
+
+    public boolean isElite() {
+        return Boolean.TRUE.equals(elite);
+    }
+}

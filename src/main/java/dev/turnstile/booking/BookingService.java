@@ -1,0 +1,263 @@
+package dev.turnstile.booking;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntUnaryOperator;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.turnstile.booking.BookingProblems.Rejected;
+import dev.turnstile.booking.BookingProblems.RetryableConflict;
+import dev.turnstile.booking.BookingRepository.Passenger;
+import dev.turnstile.booking.InventoryRepository.Lock;
+import dev.turnstile.idempotency.IdempotencyKeys;
+import dev.turnstile.idempotency.IdempotencyKeys.StoredResponse;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+
+/** Fares, bookings and cancellations; each booking strategy is a different way to take the same seat. */
+@ApplicationScoped
+public class BookingService {
+
+    /** Rounds of read-and-retake an atomic booking tries after its blind attempt found no seat on its shard. */
+    private static final int FALL_OVER_ROUNDS = 4;
+    private static final IntUnaryOperator RANDOM = bound -> ThreadLocalRandom.current().nextInt(bound);
+    private static final String CONFIRMED = "CONFIRMED";
+
+    private final Pool pool;
+    private final InventoryRepository inventory;
+    private final BookingRepository bookings;
+    private final IdempotencyKeys keys;
+    private final BookingAttempts attempts;
+    private final BookingMetrics metrics;
+    private final ObjectMapper json;
+    private final Strategy defaultStrategy;
+
+    BookingService(Pool pool, InventoryRepository inventory, BookingRepository bookings, IdempotencyKeys keys,
+            BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json,
+            @ConfigProperty(name = "turnstile.booking.default-strategy", defaultValue = "optimistic") String defaultStrategy) {
+        this.pool = pool;
+        this.inventory = inventory;
+        this.bookings = bookings;
+        this.keys = keys;
+        this.attempts = attempts;
+        this.metrics = metrics;
+        this.json = json;
+        this.defaultStrategy = Strategy.parse(defaultStrategy);
+    }
+
+    /** A booking request: {@code strategy} null means the configured default. */
+    public record BookingCommand(String flightId, String fareClass, String strategy, BookingRequest request) {
+    }
+
+    /** A fare as shown, with its entity tag (changes with every booking, cancel and reset). */
+    public record FareSnapshot(FareView view, String entityTag) {
+    }
+
+    // --- fares ---
+
+    /** Creates the fare (true) or resets an existing one to the new capacity, keeping its confirmed bookings (false). */
+    public Uni<Boolean> putFare(String flightId, String fareClass, FareRequest request) {
+        int seats = request.seats();
+        int reserve = request.eliteReserveOrZero();
+        int shards = request.shardsOrOne();
+        if (reserve > seats) {
+            return Uni.createFrom().failure(BookingProblems.eliteReserveAboveSeats());
+        }
+        return attempts.once(connection -> inventory
+                .create(connection, flightId, fareClass, seats, reserve, SeatRules.split(seats, shards))
+                .chain(created -> created ? Uni.createFrom().item(true)
+                        : inventory.lockFare(connection, flightId, fareClass)
+                                .chain(() -> inventory.read(connection, flightId, fareClass, Lock.WAIT))
+                                .chain(() -> bookings.countConfirmed(connection, flightId, fareClass))
+                                .chain(booked -> {
+                                    if (booked > seats) {
+                                        throw BookingProblems.seatsBelowBooked(booked);
+                                    }
+                                    int[] split = SeatRules.split(seats - booked.intValue(), shards);
+                                    return inventory.reset(connection, flightId, fareClass, seats, reserve, split);
+                                })
+                                .replaceWith(false)));
+    }
+
+    public Uni<FareSnapshot> fare(String flightId, String fareClass) {
+        return inventory.read(pool, flightId, fareClass, Lock.NONE).chain(state -> {
+            if (state == null) {
+                throw BookingProblems.fareNotFound(flightId, fareClass);
+            }
+            return bookings.countConfirmed(pool, flightId, fareClass).map(booked -> new FareSnapshot(
+                    new FareView(flightId, fareClass, state.seatsTotal(), state.seatsAvailable(), booked,
+                            state.eliteReserve(), state.shards(), state.version()),
+                    state.revision() + "." + state.version()));
+        });
+    }
+
+    public Uni<AuditView> audit(String flightId, String fareClass) {
+        return inventory.audit(pool, flightId, fareClass).map(audit -> {
+            if (audit == null) {
+                throw BookingProblems.fareNotFound(flightId, fareClass);
+            }
+            return audit;
+        });
+    }
+
+    // --- bookings ---
+
+    public Uni<BookingView> book(BookingCommand command) {
+        Strategy strategy = strategy(command);
+        Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), null, null);
+        return retried(strategy, connection -> take(connection, command, strategy, passenger));
+    }
+
+    /**
+     * As {@link #book}, under an idempotency key: the first request books and stores its answer in the same
+     * transaction; every later (or concurrent) one with the same request gets that answer back.
+     */
+    public Uni<StoredResponse> book(BookingCommand command, String idempotencyKey) {
+        Strategy strategy = strategy(command);
+        String fingerprint = IdempotencyKeys.fingerprint("POST",
+                "/flights/" + command.flightId() + "/fares/" + command.fareClass() + "/bookings?strategy=" + strategy.label(),
+                command.request().passengerId() + '\n' + command.request().isElite());
+        Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), idempotencyKey, fingerprint);
+        return retried(strategy, connection -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
+            if (!claim.owned()) {
+                return Uni.createFrom().item(claim.replay());
+            }
+            Uni<Void> released = claim.reclaimed() ? bookings.releaseKey(connection, idempotencyKey) : Uni.createFrom().voidItem();
+            return released.chain(() -> take(connection, command, strategy, passenger))
+                    .chain(booking -> keys.store(connection, idempotencyKey, 201, toJson(booking)))
+                    .onFailure(Rejected.class).recoverWithUni(rejected ->
+                            keys.store(connection, idempotencyKey, 409, toJson(((Rejected) rejected).toProblem())));
+        }));
+    }
+
+    public Uni<BookingView> booking(String bookingId) {
+        return bookings.find(pool, UUID.fromString(bookingId)).map(booking -> {
+            if (booking == null) {
+                throw BookingProblems.bookingNotFound(bookingId);
+            }
+            return booking;
+        });
+    }
+
+    /** Cancels and gives the seat back; cancelling a cancelled booking changes nothing and succeeds. */
+    public Uni<Void> cancel(String bookingId) {
+        return attempts.once(connection -> cancel(connection, bookingId));
+    }
+
+    public Uni<StoredResponse> cancel(String bookingId, String idempotencyKey) {
+        String fingerprint = IdempotencyKeys.fingerprint("DELETE", "/bookings/" + bookingId, "");
+        return attempts.once(connection -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> claim.owned()
+                ? cancel(connection, bookingId).chain(() -> keys.store(connection, idempotencyKey, 204, null))
+                : Uni.createFrom().item(claim.replay())));
+    }
+
+    private Uni<Void> cancel(SqlConnection connection, String bookingId) {
+        UUID id = UUID.fromString(bookingId);
+        return bookings.cancel(connection, id).chain(cancelled -> cancelled ? Uni.createFrom().voidItem()
+                : bookings.find(connection, id).map(booking -> {
+                    if (booking == null) {
+                        throw BookingProblems.bookingNotFound(bookingId);
+                    }
+                    return null;
+                }));
+    }
+
+    // --- strategies ---
+
+    private <T> Uni<T> retried(Strategy strategy, java.util.function.Function<SqlConnection, Uni<T>> work) {
+        return attempts.inTransaction(strategy, new AtomicInteger(), work)
+                .onFailure(RetryableConflict.class).transform(exhausted -> {
+                    metrics.exhausted(strategy);
+                    return BookingProblems.contention();
+                });
+    }
+
+    private Uni<BookingView> take(SqlConnection connection, BookingCommand command, Strategy strategy, Passenger passenger) {
+        Uni<UUID> taken = switch (strategy) {
+            case OPTIMISTIC -> readAndTake(connection, command, passenger, Lock.NONE, true);
+            case PESSIMISTIC, SERIALIZABLE -> readAndTake(connection, command, passenger,
+                    strategy == Strategy.PESSIMISTIC ? Lock.WAIT : Lock.NONE, false);
+            case NOWAIT -> readAndTake(connection, command, passenger, Lock.NOWAIT, false);
+            case ATOMIC -> takeAtomically(connection, command, passenger, 0);
+            // Any start is fine as long as concurrent bookings spread: the SQL takes it modulo the shard count.
+            case SHARDED -> takeAtomically(connection, command, passenger, RANDOM.applyAsInt(1 << 20));
+        };
+        return taken.map(id -> {
+            metrics.booked(strategy);
+            return new BookingView(id.toString(), command.flightId(), command.fareClass(), passenger.passengerId(),
+                    passenger.elite(), CONFIRMED, null);
+        });
+    }
+
+    /** Read (and lock, per {@code lock}) every shard row, decide in Java on the sum, take a seat on one shard. */
+    private Uni<UUID> readAndTake(SqlConnection connection, BookingCommand command, Passenger passenger, Lock lock,
+            boolean atReadVersion) {
+        return inventory.read(connection, command.flightId(), command.fareClass(), lock).chain(state -> {
+            int shard = allowedShard(command, state, passenger);
+            Uni<UUID> taken = atReadVersion
+                    ? bookings.takeSeatAtVersion(connection, command.flightId(), command.fareClass(), shard,
+                            state.shard(shard).version(), passenger)
+                    : bookings.takeLockedSeat(connection, command.flightId(), command.fareClass(), shard, passenger);
+            return taken.map(id -> {
+                if (id == null) {
+                    throw new RetryableConflict("shard " + shard + " changed since it was read");
+                }
+                return id;
+            });
+        });
+    }
+
+    /**
+     * One statement with the rule inside, on {@code startShard} first. Only when that finds no seat does it read, to
+     * tell sold out from "that shard is empty", and retake on a shard that has seats.
+     */
+    private Uni<UUID> takeAtomically(SqlConnection connection, BookingCommand command, Passenger passenger, int startShard) {
+        return bookings.takeSeatAtomically(connection, command.flightId(), command.fareClass(), startShard, passenger)
+                .chain(id -> id != null ? Uni.createFrom().item(id) : fallOver(connection, command, passenger, 1));
+    }
+
+    private Uni<UUID> fallOver(SqlConnection connection, BookingCommand command, Passenger passenger, int round) {
+        return inventory.read(connection, command.flightId(), command.fareClass(), Lock.NONE)
+                .chain(state -> bookings.takeSeatAtomically(connection, command.flightId(), command.fareClass(),
+                        allowedShard(command, state, passenger), passenger))
+                .chain(id -> {
+                    if (id != null) {
+                        return Uni.createFrom().item(id);
+                    }
+                    if (round >= FALL_OVER_ROUNDS) {
+                        throw new RetryableConflict("every shard tried was emptied concurrently");
+                    }
+                    return fallOver(connection, command, passenger, round + 1);
+                });
+    }
+
+    /** The shard to take a seat from, or the rule's rejection. */
+    private static int allowedShard(BookingCommand command, FareState state, Passenger passenger) {
+        if (state == null) {
+            throw BookingProblems.fareNotFound(command.flightId(), command.fareClass());
+        }
+        SeatRules.Decision decision = SeatRules.decide(state.seatsAvailable(), state.eliteReserve(), passenger.elite());
+        if (decision != SeatRules.Decision.OK) {
+            throw BookingProblems.rejected(decision);
+        }
+        return SeatRules.pickShard(state.shardSeats(), RANDOM);
+    }
+
+    private Strategy strategy(BookingCommand command) {
+        return command.strategy() == null ? defaultStrategy : Strategy.parse(command.strategy());
+    }
+
+    @SuppressWarnings("unchecked")
+    private JsonObject toJson(Object value) {
+        return new JsonObject(json.convertValue(value, Map.class));
+    }
+}

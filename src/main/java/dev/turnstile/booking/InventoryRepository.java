@@ -1,0 +1,125 @@
+package dev.turnstile.booking;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/** SQL on {@code fares} and {@code flight_inventory}; no rules here. */
+@ApplicationScoped
+public class InventoryRepository {
+
+    /** How {@link #read} locks the inventory rows it returns. */
+    public enum Lock {
+        NONE(""),
+        /** Rows are locked in shard order, so two lockers of the same fare can never deadlock. */
+        WAIT(" FOR UPDATE OF i"),
+        NOWAIT(" FOR UPDATE OF i NOWAIT");
+
+        private final String clause;
+
+        Lock(String clause) {
+            this.clause = clause;
+        }
+    }
+
+    private static final String READ = """
+            SELECT f.seats_total, f.elite_reserve, f.shards, f.revision, i.shard, i.seats_available, i.version
+            FROM fares f JOIN flight_inventory i ON i.flight_id = f.flight_id AND i.fare_class = f.fare_class
+            WHERE f.flight_id = $1 AND f.fare_class = $2 ORDER BY i.shard""";
+    private static final String CREATE_FARE = """
+            INSERT INTO fares (flight_id, fare_class, seats_total, elite_reserve, shards) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (flight_id, fare_class) DO NOTHING RETURNING revision""";
+    private static final String LOCK_FARE = "SELECT revision FROM fares WHERE flight_id = $1 AND fare_class = $2 FOR UPDATE";
+    private static final String DROP_SHARDS = "DELETE FROM flight_inventory WHERE flight_id = $1 AND fare_class = $2 AND shard >= $3";
+    private static final String PUT_SHARDS = """
+            INSERT INTO flight_inventory AS i (flight_id, fare_class, shard, seats_available)
+            SELECT $1, $2, s - 1, seats FROM unnest($3::int[]) WITH ORDINALITY AS u(seats, s)
+            ON CONFLICT (flight_id, fare_class, shard)
+            DO UPDATE SET seats_available = EXCLUDED.seats_available, version = i.version + 1""";
+    private static final String UPDATE_FARE = """
+            UPDATE fares SET seats_total = $3, elite_reserve = $4, shards = $5, revision = revision + 1
+            WHERE flight_id = $1 AND fare_class = $2""";
+    private static final String AUDIT = """
+            SELECT f.seats_total, f.elite_reserve,
+                   array(SELECT i.seats_available FROM flight_inventory i
+                         WHERE i.flight_id = f.flight_id AND i.fare_class = f.fare_class ORDER BY i.shard) AS shard_seats,
+                   (SELECT count(*) FROM bookings b WHERE b.flight_id = f.flight_id AND b.fare_class = f.fare_class
+                          AND b.status = 'CONFIRMED') AS confirmed
+            FROM fares f WHERE f.flight_id = $1 AND f.fare_class = $2""";
+
+    /** The fare with all its shard rows, or null when there is no such fare. */
+    public Uni<FareState> read(SqlClient client, String flightId, String fareClass, Lock lock) {
+        return client.preparedQuery(READ + lock.clause).execute(Tuple.of(flightId, fareClass))
+                .map(rows -> toState(flightId, fareClass, rows));
+    }
+
+    /** Inserts a new fare with its shard rows; false (and no write) when the fare exists already. */
+    public Uni<Boolean> create(SqlConnection connection, String flightId, String fareClass, int seats, int eliteReserve,
+            int[] shardSeats) {
+        return connection.preparedQuery(CREATE_FARE)
+                .execute(Tuple.of(flightId, fareClass, seats, eliteReserve, shardSeats.length))
+                .chain(created -> created.size() == 0
+                        ? Uni.createFrom().item(false)
+                        : putShards(connection, flightId, fareClass, shardSeats).replaceWith(true));
+    }
+
+    /** Locks the fare row, so that two resets of one fare run one after the other. */
+    public Uni<Void> lockFare(SqlConnection connection, String flightId, String fareClass) {
+        return connection.preparedQuery(LOCK_FARE).execute(Tuple.of(flightId, fareClass)).replaceWithVoid();
+    }
+
+    /** Replaces capacity and shard rows of an existing fare; the caller holds the locks and has checked the counts. */
+    public Uni<Void> reset(SqlConnection connection, String flightId, String fareClass, int seats, int eliteReserve,
+            int[] shardSeats) {
+        return connection.preparedQuery(DROP_SHARDS).execute(Tuple.of(flightId, fareClass, shardSeats.length))
+                .chain(() -> putShards(connection, flightId, fareClass, shardSeats))
+                .chain(() -> connection.preparedQuery(UPDATE_FARE)
+                        .execute(Tuple.of(flightId, fareClass, seats, eliteReserve, shardSeats.length)))
+                .replaceWithVoid();
+    }
+
+    /** One statement, so one snapshot: the figures are consistent with each other even under load. Null if unknown. */
+    public Uni<AuditView> audit(SqlClient client, String flightId, String fareClass) {
+        return client.preparedQuery(AUDIT).execute(Tuple.of(flightId, fareClass)).map(rows -> {
+            if (rows.size() == 0) {
+                return null;
+            }
+            Row row = rows.iterator().next();
+            List<Integer> shardSeats = Arrays.asList(row.getArrayOfIntegers("shard_seats"));
+            int available = shardSeats.stream().mapToInt(Integer::intValue).sum();
+            long confirmed = row.getLong("confirmed");
+            int total = row.getInteger("seats_total");
+            boolean negative = shardSeats.stream().anyMatch(s -> s < 0);
+            return new AuditView(flightId, fareClass, total == available + confirmed && !negative, total, available,
+                    confirmed, row.getInteger("elite_reserve"), shardSeats, negative);
+        });
+    }
+
+    private Uni<Void> putShards(SqlConnection connection, String flightId, String fareClass, int[] shardSeats) {
+        Integer[] seats = Arrays.stream(shardSeats).boxed().toArray(Integer[]::new);
+        return connection.preparedQuery(PUT_SHARDS).execute(Tuple.of(flightId, fareClass, seats)).replaceWithVoid();
+    }
+
+    private static FareState toState(String flightId, String fareClass, RowSet<Row> rows) {
+        if (rows.size() == 0) {
+            return null;
+        }
+        List<FareState.ShardSeats> shards = new ArrayList<>(rows.size());
+        Row first = null;
+        for (Row row : rows) {
+            first = first == null ? row : first;
+            shards.add(new FareState.ShardSeats(row.getInteger("shard"), row.getInteger("seats_available"), row.getLong("version")));
+        }
+        return new FareState(flightId, fareClass, first.getInteger("seats_total"), first.getInteger("elite_reserve"),
+                first.getInteger("shards"), first.getLong("revision"), List.copyOf(shards));
+    }
+}

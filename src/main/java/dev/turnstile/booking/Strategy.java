@@ -1,0 +1,41 @@
+package dev.turnstile.booking;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.turnstile.problem.ProblemException;
+
+/** How a booking takes its seat; see docs/booking.md for what each one costs and guarantees. */
+public enum Strategy {
+    /** Read seats and versions, decide in Java, update WHERE version = read version; conflicts are retried. */
+    OPTIMISTIC,
+    /** SELECT ... FOR UPDATE on every shard row of the fare, then decide, update and insert. */
+    PESSIMISTIC,
+    /** As pessimistic, but FOR UPDATE NOWAIT: a locked fare answers 503 BUSY at once. */
+    NOWAIT,
+    /** The rule inside one UPDATE ... WHERE seats_available > ... statement; no read. */
+    ATOMIC,
+    /** Read, decide and update under SERIALIZABLE isolation; serialization failures are retried. */
+    SERIALIZABLE,
+    /** As atomic, but starting on a random shard row, so that concurrent bookings spread over the shards. */
+    SHARDED;
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses the {@code strategy} query parameter; unknown values are the client's error and name the parameter. */
+    public static Strategy parse(String value) {
+        for (Strategy strategy : values()) {
+            if (strategy.label().equals(value.trim().toLowerCase(Locale.ROOT))) {
+                return strategy;
+            }
+        }
+        List<String> known = Arrays.stream(values()).map(Strategy::label).toList();
+        String message = "must be one of " + known;
+        throw new ProblemException(400, "INVALID_REQUEST", "Invalid request", "strategy " + message,
+                Map.of("errors", List.of(Map.of("field", "strategy", "message", message))));
+    }
+}

@@ -1,0 +1,94 @@
+package dev.turnstile.idempotency;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.turnstile.problem.ProblemException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Idempotency keys stored next to the data they protect. The key is claimed with an insert in the caller's own
+ * transaction: a concurrent request with the same key blocks on the uncommitted unique entry until the first
+ * transaction ends, then either sees the stored answer (commit) or claims the key itself (rollback). So at most one
+ * request ever does the work, and every other one replays its answer. Transient failures roll back and free the key.
+ */
+@ApplicationScoped
+public class IdempotencyKeys {
+
+    private static final String CLAIM = """
+            INSERT INTO idempotency_keys AS k (key, request_hash, created_at, expires_at)
+            VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+            ON CONFLICT (key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = NULL,
+                response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+            WHERE k.expires_at <= now()
+            RETURNING (xmax <> 0) AS reclaimed""";
+    private static final String STORED = "SELECT request_hash, status_code, response_body::text AS body FROM idempotency_keys WHERE key = $1";
+    private static final String STORE = """
+            UPDATE idempotency_keys SET status_code = $2, response_body = $3
+            WHERE key = $1 RETURNING response_body::text AS body""";
+
+    private final long ttlMillis;
+
+    IdempotencyKeys(@ConfigProperty(name = "turnstile.idempotency.ttl", defaultValue = "24H") Duration ttl) {
+        this.ttlMillis = ttl.toMillis();
+    }
+
+    /** The result of claiming a key: either this transaction owns it, or an earlier request's answer to replay. */
+    public record Claim(boolean owned, boolean reclaimed, StoredResponse replay) {
+    }
+
+    /** Status and body exactly as first answered; the body is null for an empty answer (204). */
+    public record StoredResponse(int status, String body) {
+    }
+
+    /** SHA-256 over what makes two requests "the same": method, target and canonical body. */
+    public static String fingerprint(String method, String target, String body) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byte[] digest = sha.digest((method + ' ' + target + '\n' + body).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JRE", e);
+        }
+    }
+
+    /**
+     * Claims {@code key} inside the caller's transaction (must run before any other write in it). An expired key is
+     * taken over ({@link Claim#reclaimed()}); a live key with another fingerprint is a client error.
+     */
+    public Uni<Claim> claim(SqlConnection connection, String key, String fingerprint) {
+        return connection.preparedQuery(CLAIM).execute(Tuple.of(key, fingerprint, ttlMillis)).chain(claimed -> {
+            if (claimed.size() > 0) {
+                return Uni.createFrom().item(new Claim(true, claimed.iterator().next().getBoolean("reclaimed"), null));
+            }
+            return connection.preparedQuery(STORED).execute(Tuple.of(key)).map(rows -> replay(rows.iterator().next(), fingerprint));
+        });
+    }
+
+    /** Stores the answer of the owning transaction and returns it as it will be replayed, byte for byte. */
+    public Uni<StoredResponse> store(SqlConnection connection, String key, int status, JsonObject body) {
+        return connection.preparedQuery(STORE).execute(Tuple.of(key, status, body))
+                .map(rows -> new StoredResponse(status, rows.iterator().next().getString("body")));
+    }
+
+    private static Claim replay(Row stored, String fingerprint) {
+        if (!stored.getString("request_hash").equals(fingerprint)) {
+            throw new ProblemException(422, "IDEMPOTENCY_KEY_REUSED", "Idempotency key reused",
+                    "This Idempotency-Key was already used for a different request; use a new key for a new request.",
+                    Map.of("field", "Idempotency-Key"));
+        }
+        return new Claim(false, false, new StoredResponse(stored.getInteger("status_code"), stored.getString("body")));
+    }
+}

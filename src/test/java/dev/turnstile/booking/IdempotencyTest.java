@@ -1,0 +1,124 @@
+package dev.turnstile.booking;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.URL;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+@QuarkusTest
+class IdempotencyTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Inject
+    Pool pool;
+
+    @ParameterizedTest
+    @ValueSource(strings = { "optimistic", "atomic", "serializable" })
+    void twentyConcurrentRetriesOfOneRequestBookOnceAndAllGetTheSameAnswer(String strategy) {
+        String flight = "IDEM-" + UUID.randomUUID();
+        String key = "key-" + UUID.randomUUID();
+        BookingClient client = new BookingClient(base);
+        client.putFare(flight, "Y", 10, 0, 1);
+
+        List<CompletableFuture<BookingClient.Answer>> sent = IntStream.range(0, 20)
+                .mapToObj(i -> client.book(flight, "Y", strategy, "alice", false, key)).toList();
+        List<BookingClient.Answer> answers = sent.stream().map(CompletableFuture::join).toList();
+
+        assertEquals(1, answers.stream().map(a -> a.status() + " " + a.body()).distinct().count(), answers.toString());
+        assertEquals(201, answers.get(0).status());
+        assertEquals(1L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
+        assertEquals(answers.get(0).json().getString("bookingId"),
+                pool.preparedQuery("SELECT id FROM bookings WHERE idempotency_key = $1").execute(Tuple.of(key))
+                        .await().atMost(TIMEOUT).iterator().next().getUUID(0).toString());
+        assertEquals(9L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
+    }
+
+    @Test
+    void sameKeyWithAnotherBodyIsRejectedWithoutAWrite() {
+        String flight = "IDEM-" + UUID.randomUUID();
+        String key = "key-" + UUID.randomUUID();
+        new BookingClient(base).putFare(flight, "Y", 10, 0, 1);
+        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"alice\"}")
+                .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(201);
+
+        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"bob\"}")
+                .post("/flights/" + flight + "/fares/Y/bookings")
+                .then().statusCode(422).contentType("application/problem+json").body("reason", is("IDEMPOTENCY_KEY_REUSED"));
+
+        assertEquals(1L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
+    }
+
+    @Test
+    void aStoredRejectionIsReplayedEvenAfterSeatsAppear() {
+        String flight = "IDEM-" + UUID.randomUUID();
+        String key = "key-" + UUID.randomUUID();
+        BookingClient client = new BookingClient(base);
+        client.putFare(flight, "Y", 0, 0, 1);
+        BookingClient.Answer first = client.book(flight, "Y", null, "alice", false, key).join();
+        client.putFare(flight, "Y", 5, 0, 1);
+
+        BookingClient.Answer again = client.book(flight, "Y", null, "alice", false, key).join();
+
+        assertEquals("SOLD_OUT", first.reason());
+        assertEquals(first, again);
+        assertEquals(0L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
+    }
+
+    @Test
+    void anExpiredKeyIsIgnored() {
+        String flight = "IDEM-" + UUID.randomUUID();
+        String key = "key-" + UUID.randomUUID();
+        new BookingClient(base).putFare(flight, "Y", 5, 0, 1);
+        pool.preparedQuery("INSERT INTO idempotency_keys (key, request_hash, status_code, response_body, created_at, expires_at)"
+                + " VALUES ($1, 'some other request', 201, '{}', now() - interval '2 days', now() - interval '1 day')")
+                .execute(Tuple.of(key)).await().atMost(TIMEOUT);
+
+        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"alice\"}")
+                .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(201);
+
+        assertEquals(1L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
+        assertEquals(1L, count("SELECT count(*) FROM idempotency_keys WHERE key = $1 AND expires_at > now()", key));
+    }
+
+    @Test
+    void cancelUnderAKeyReplaysAndReturnsTheSeatOnce() {
+        String flight = "IDEM-" + UUID.randomUUID();
+        String key = "cancel-" + UUID.randomUUID();
+        BookingClient client = new BookingClient(base);
+        client.putFare(flight, "Y", 5, 0, 1);
+        String bookingId = client.book(flight, "Y", null, "alice", false, null).join().json().getString("bookingId");
+
+        List<CompletableFuture<Integer>> cancels = IntStream.range(0, 5).mapToObj(i -> CompletableFuture.supplyAsync(() ->
+                given().header("Idempotency-Key", key).delete("/bookings/" + bookingId).statusCode())).toList();
+
+        cancels.forEach(c -> assertEquals(204, c.join()));
+        assertEquals(5L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
+        given().header("Idempotency-Key", key).delete("/bookings/" + UUID.randomUUID())
+                .then().statusCode(422).body("reason", is("IDEMPOTENCY_KEY_REUSED"));
+    }
+
+    private long count(String sql, String argument) {
+        return ((Number) pool.preparedQuery(sql).execute(Tuple.of(argument)).await().atMost(TIMEOUT).iterator().next().getValue(0)).longValue();
+    }
+}
