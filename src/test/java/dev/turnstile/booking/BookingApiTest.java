@@ -37,6 +37,9 @@ class BookingApiTest {
     @CsvSource(delimiter = '|', value = {
             "{\"seats\":-1}|seats",
             "{\"seats\":\"ten\"}|seats",
+            "{\"seats\":\"10\"}|seats",
+            "{\"seats\":5,\"shards\":1.5}|shards",
+            "{\"seats\":5,\"eliteReserve\":true}|eliteReserve",
             "{\"eliteReserve\":1}|seats",
             "{\"seats\":5,\"shards\":0}|shards",
             "{\"seats\":5,\"shards\":65}|shards",
