@@ -19,8 +19,8 @@ public record Bike(
         String note,
         long version) {
 
-    public static Bike newAt(String bikeId, String station, int ridesSinceService) {
-        return new Bike(bikeId, station, BikeStatus.AVAILABLE, ridesSinceService, null, null, null, 1);
+    public static Bike newAt(String bikeId, String station, int ridesSinceService, BikeStatus status) {
+        return new Bike(bikeId, station, status, ridesSinceService, null, null, null, 1);
     }
 
     Bike rentedTo(String customerId, Instant at) {

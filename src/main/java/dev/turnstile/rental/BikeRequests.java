@@ -13,6 +13,8 @@ public final class BikeRequests {
 
     static final String ID = "[A-Za-z0-9._:-]{1,64}";
     static final String ID_MESSAGE = "must be 1-64 characters of A-Z a-z 0-9 . _ : -";
+    static final String STATUS = "AVAILABLE|RENTED|MAINTENANCE";
+    static final String STATUS_MESSAGE = "must be AVAILABLE, RENTED or MAINTENANCE";
 
     private BikeRequests() {
     }
@@ -20,7 +22,13 @@ public final class BikeRequests {
     public record NewBike(
             @NotBlank @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
             @NotBlank @Size(max = 64) String station,
-            @PositiveOrZero @Max(1_000_000) Integer ridesSinceService) {
+            @PositiveOrZero @Max(1_000_000) Integer ridesSinceService,
+            @Pattern(regexp = "AVAILABLE|MAINTENANCE", message = "must be AVAILABLE or MAINTENANCE") String status) {
+
+        Bike toBike() {
+            return Bike.newAt(bikeId, station, ridesSinceService == null ? 0 : ridesSinceService,
+                    status == null ? BikeStatus.AVAILABLE : BikeStatus.valueOf(status));
+        }
     }
 
     public record Rent(@NotBlank @Pattern(regexp = ID, message = ID_MESSAGE) String customerId) {

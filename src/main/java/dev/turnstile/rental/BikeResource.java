@@ -51,8 +51,7 @@ public class BikeResource {
 
     @POST
     public Uni<Response> create(@Valid @NotNull BikeRequests.NewBike body, @Context UriInfo uri) {
-        int rides = body.ridesSinceService() == null ? 0 : body.ridesSinceService();
-        return rentals.create(Bike.newAt(body.bikeId(), body.station(), rides))
+        return rentals.create(body.toBike())
                 .map(bike -> Response.created(uri.getAbsolutePathBuilder().path(bike.bikeId()).build())
                         .tag(tag(bike)).entity(bike).build());
     }
@@ -68,8 +67,9 @@ public class BikeResource {
     }
 
     @GET
-    public Uni<List<Bike>> atStation(@QueryParam("station") @NotBlank @Size(max = 64) String station) {
-        return rentals.atStation(station);
+    public Uni<List<Bike>> atStation(@QueryParam("station") @NotBlank @Size(max = 64) String station,
+            @QueryParam("status") @Pattern(regexp = BikeRequests.STATUS, message = BikeRequests.STATUS_MESSAGE) String status) {
+        return rentals.atStation(station, Optional.ofNullable(status).map(BikeStatus::valueOf));
     }
 
     @POST

@@ -55,8 +55,10 @@ public class RentalService {
         return bikes.get(bikeId);
     }
 
-    public Uni<List<Bike>> atStation(String station) {
-        return bikes.listByStation(station);
+    public Uni<List<Bike>> atStation(String station, Optional<BikeStatus> status) {
+        return bikes.listByStation(station).map(found -> found.stream()
+                .filter(bike -> status.map(wanted -> wanted == bike.status()).orElse(true))
+                .toList());
     }
 
     public Uni<Bike> rent(String bikeId, String customerId, Optional<String> idempotencyKey) {

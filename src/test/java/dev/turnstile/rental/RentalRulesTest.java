@@ -33,7 +33,7 @@ class RentalRulesTest {
 
     @Test
     void aBikeAtTheRideLimitIsDueForService() {
-        Bike bike = Bike.newAt("b-1", "harbour", 30);
+        Bike bike = Bike.newAt("b-1", "harbour", 30, BikeStatus.AVAILABLE);
         assertEquals("SERVICE_DUE", assertThrows(RentalRejected.class, () -> rules.rent(bike, "c-1", NOW)).reason());
         assertEquals(BikeStatus.RENTED, new RentalRules(31).rent(bike, "c-1", NOW).status(), "the limit is configurable");
     }
@@ -55,7 +55,7 @@ class RentalRulesTest {
 
     @Test
     void onlyTheRenterCanReturnARentedBike() {
-        Bike available = Bike.newAt("b-1", "harbour", 0);
+        Bike available = Bike.newAt("b-1", "harbour", 0, BikeStatus.AVAILABLE);
         Bike rented = rules.rent(available, "c-1", NOW);
 
         assertEquals("NOT_RENTED", assertThrows(RentalRejected.class, () -> rules.giveBack(available, "c-1", "x")).reason());
@@ -72,7 +72,7 @@ class RentalRulesTest {
         assertEquals(0, serviced.ridesSinceService());
         assertEquals(3, serviced.version());
         assertEquals("NOT_IN_MAINTENANCE",
-                assertThrows(RentalRejected.class, () -> rules.service(Bike.newAt("b-2", "x", 0))).reason());
+                assertThrows(RentalRejected.class, () -> rules.service(Bike.newAt("b-2", "x", 0, BikeStatus.AVAILABLE))).reason());
     }
 
     @Test
