@@ -13,6 +13,7 @@ import org.eclipse.microprofile.faulttolerance.Retry;
 import dev.turnstile.retry.FullJitterBackoff;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.smallrye.faulttolerance.api.CustomBackoff;
 import io.smallrye.mutiny.Uni;
 
@@ -21,8 +22,11 @@ import io.smallrye.mutiny.Uni;
  * with full-jitter backoff, and every attempt reads again, so the loser of a race gets the business answer
  * ({@code NOT_AVAILABLE}) rather than "conflict". Business rejections and other failures are never retried, and
  * neither are human edits (note, delete): those answer 412 and let the person look again.
+ *
+ * <p>Created at startup so that its counters are at /q/metrics (at 0) before the first rental.
  */
 @ApplicationScoped
+@Startup
 public class RentalService {
 
     private final BikeRepository bikes;
