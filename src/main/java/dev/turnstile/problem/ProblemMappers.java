@@ -18,6 +18,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
@@ -60,6 +61,15 @@ public class ProblemMappers {
         }
         return respond(new Problem(400, "MALFORMED_JSON", "Malformed JSON",
                 "The request body is not valid JSON" + location(e), Map.of()));
+    }
+
+    /**
+     * quarkus-rest-jackson maps this subtype (a value of the wrong JSON type, e.g. an array for a string) itself, as
+     * plain JSON without a problem body; the more specific mapper here takes it back.
+     */
+    @ServerExceptionMapper
+    public Response mismatched(MismatchedInputException e) {
+        return unreadable(e);
     }
 
     @ServerExceptionMapper
