@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * current bike: from the exception where DynamoDB returns it (ReturnValuesOnConditionCheckFailure=ALL_OLD), otherwise
  * from one consistent read (dynalite accepts the parameter but never returns the item).
  */
-@ApplicationScoped
+@Singleton
 public class BikeRepository {
 
     static final String KEY = "bikeId";

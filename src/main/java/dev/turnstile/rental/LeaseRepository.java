@@ -3,7 +3,7 @@ package dev.turnstile.rental;
 import java.time.Instant;
 import java.util.Map;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import dev.turnstile.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * DynamoDB deletes old leases by itself; but TTL deletes up to days late (and dynalite never), so the acquire
  * condition treats an expired lease as absent.
  */
-@ApplicationScoped
+@Singleton
 public class LeaseRepository {
 
     private final DynamoDbAsyncClient dynamo;

@@ -3,12 +3,12 @@ package dev.turnstile.rental;
 import java.time.Instant;
 import java.util.UUID;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
 
 /** Workshop leases on existing bikes. The token is a random UUID: knowing it is what proves the holder. */
-@ApplicationScoped
+@Singleton
 public class LeaseService {
 
     private final BikeRepository bikes;

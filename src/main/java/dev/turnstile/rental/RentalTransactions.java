@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -36,8 +36,11 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * <p>{@code turnstile.rental.transactions}: {@code on}, {@code off}, or {@code auto} (default), which asks the
  * endpoint once with a harmless ConditionCheck-only transaction: real DynamoDB answers it, dynalite answers
  * UnknownOperationException and the service falls back to the single-item conditional write.
+ *
+ * <p>The repositories and this class are {@code @Singleton}s (no lazy client proxy): they are called from AWS SDK
+ * completion threads, whose context class loader cannot create Quarkus beans in a packaged app.
  */
-@ApplicationScoped
+@Singleton
 public class RentalTransactions {
 
     /** Items in every request, in this order; cancellation reasons come back in the same order. */
