@@ -1,0 +1,237 @@
+package dev.turnstile.rental;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import io.smallrye.mutiny.Uni;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+
+/**
+ * Rent and return as one TransactWriteItems over three tables: the bike (version condition), the customer (at most
+ * one active rental) and the rental record. All or nothing, so a customer can never hold two bikes.
+ *
+ * <p>{@code turnstile.rental.transactions}: {@code on}, {@code off}, or {@code auto} (default), which asks the
+ * endpoint once with a harmless ConditionCheck-only transaction: real DynamoDB answers it, dynalite answers
+ * UnknownOperationException and the service falls back to the single-item conditional write.
+ *
+ * <p>The repositories and this class are {@code @Singleton}s (no lazy client proxy): they are called from AWS SDK
+ * completion threads, whose context class loader cannot create Quarkus beans in a packaged app.
+ */
+@Singleton
+public class RentalTransactions {
+
+    /** Items in every request, in this order; cancellation reasons come back in the same order. */
+    static final int BIKE = 0;
+    static final int CUSTOMER = 1;
+    static final int RENTAL = 2;
+    static final String PROBE_KEY = "turnstile-transactions-probe";
+    private static final int TOKEN_LENGTH = 36;
+    private static final Logger LOG = Logger.getLogger(RentalTransactions.class);
+
+    private final DynamoDbAsyncClient dynamo;
+    private final RentalTables tables;
+    private final String mode;
+    private final AtomicReference<Boolean> detected = new AtomicReference<>();
+
+    RentalTransactions(DynamoDbAsyncClient dynamo, RentalTables tables,
+            @ConfigProperty(name = "turnstile.rental.transactions", defaultValue = "auto") String mode) {
+        this.dynamo = dynamo;
+        this.tables = tables;
+        this.mode = mode.trim().toLowerCase(Locale.ROOT);
+        if (!List.of("auto", "on", "off").contains(this.mode)) {
+            throw new IllegalArgumentException("turnstile.rental.transactions must be auto, on or off, not '" + mode + "'");
+        }
+    }
+
+    /** Whether rent/return go through transactions. In auto mode the first call asks the endpoint; the answer is kept. */
+    public Uni<Boolean> enabled() {
+        if (!mode.equals("auto")) {
+            return Uni.createFrom().item(mode.equals("on"));
+        }
+        Boolean known = detected.get();
+        return known != null ? Uni.createFrom().item(known) : probe().invoke(answer -> {
+            if (detected.compareAndSet(null, answer)) {
+                LOG.infof("DynamoDB endpoint %s TransactWriteItems: rental transactions are %s",
+                        answer ? "supports" : "does not support", answer ? "on" : "off");
+            }
+        });
+    }
+
+    private Uni<Boolean> probe() {
+        TransactWriteItemsRequest probe = TransactWriteItemsRequest.builder()
+                .transactItems(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
+                        .tableName(tables.leases())
+                        .key(Map.of("leaseId", AttributeValue.fromS(PROBE_KEY)))
+                        .conditionExpression("attribute_not_exists(leaseId)")
+                        .build()).build())
+                .build();
+        return Uni.createFrom().completionStage(() -> dynamo.transactWriteItems(probe))
+                .replaceWith(true)
+                .onFailure(TransactionCanceledException.class).recoverWithItem(true)
+                .onFailure(RentalTransactions::unknownOperation).recoverWithItem(false);
+    }
+
+    private static boolean unknownOperation(Throwable failure) {
+        return failure instanceof DynamoDbException dynamoFailure
+                && dynamoFailure.awsErrorDetails() != null
+                && "UnknownOperationException".equals(dynamoFailure.awsErrorDetails().errorCode());
+    }
+
+    public Uni<Bike> rent(Bike read, Bike next, Optional<String> idempotencyKey) {
+        return execute(rentRequest(tables, read, next, idempotencyKey), next, true);
+    }
+
+    public Uni<Bike> giveBack(Bike read, Bike next, Instant now, Optional<String> idempotencyKey) {
+        return execute(returnRequest(tables, read, next, now, idempotencyKey), next, false);
+    }
+
+    private Uni<Bike> execute(TransactWriteItemsRequest request, Bike next, boolean renting) {
+        return Uni.createFrom().completionStage(() -> dynamo.transactWriteItems(request))
+                .replaceWith(next.withVersion(next.version() + 1))
+                .onFailure(TransactionCanceledException.class)
+                .transform(failure -> cancellationAnswer((TransactionCanceledException) failure, next.bikeId(), renting));
+    }
+
+    static TransactWriteItemsRequest rentRequest(RentalTables tables, Bike read, Bike next, Optional<String> idempotencyKey) {
+        String rentalId = rentalId(next);
+        Map<String, AttributeValue> rental = Map.of(
+                "rentalId", AttributeValue.fromS(rentalId),
+                "bikeId", AttributeValue.fromS(next.bikeId()),
+                "customerId", AttributeValue.fromS(next.rentedBy()),
+                "startedAt", AttributeValue.fromS(next.rentedAt().toString()),
+                "status", AttributeValue.fromS("ACTIVE"));
+        return request(idempotencyKey, read,
+                bikeWrite(tables, next),
+                TransactWriteItem.builder().update(Update.builder()
+                        .tableName(tables.customers())
+                        .key(Map.of("customerId", AttributeValue.fromS(next.rentedBy())))
+                        .updateExpression("SET activeRentalId = :rental, bikeId = :bike")
+                        .conditionExpression("attribute_not_exists(activeRentalId)")
+                        .expressionAttributeValues(Map.of(
+                                ":rental", AttributeValue.fromS(rentalId),
+                                ":bike", AttributeValue.fromS(next.bikeId())))
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                        .build()).build(),
+                TransactWriteItem.builder().put(Put.builder()
+                        .tableName(tables.rentals())
+                        .item(rental)
+                        .conditionExpression("attribute_not_exists(rentalId)")
+                        .build()).build());
+    }
+
+    /**
+     * Clears the customer's active rental and closes the rental record. Both conditions also accept a rental made
+     * while transactions were off (no customer marker, no record), so switching modes never strands a bike.
+     */
+    static TransactWriteItemsRequest returnRequest(RentalTables tables, Bike read, Bike next, Instant now,
+            Optional<String> idempotencyKey) {
+        String rentalId = rentalId(read);
+        return request(idempotencyKey, read,
+                bikeWrite(tables, next),
+                TransactWriteItem.builder().update(Update.builder()
+                        .tableName(tables.customers())
+                        .key(Map.of("customerId", AttributeValue.fromS(read.rentedBy())))
+                        .updateExpression("REMOVE activeRentalId, bikeId")
+                        .conditionExpression("attribute_not_exists(activeRentalId) OR activeRentalId = :rental")
+                        .expressionAttributeValues(Map.of(":rental", AttributeValue.fromS(rentalId)))
+                        .build()).build(),
+                TransactWriteItem.builder().update(Update.builder()
+                        .tableName(tables.rentals())
+                        .key(Map.of("rentalId", AttributeValue.fromS(rentalId)))
+                        .updateExpression("SET #status = :returned, endedAt = :now, returnStation = :station,"
+                                + " bikeId = :bike, customerId = :customer")
+                        .conditionExpression("attribute_not_exists(rentalId) OR #status = :active")
+                        .expressionAttributeNames(Map.of("#status", "status"))
+                        .expressionAttributeValues(Map.of(
+                                ":returned", AttributeValue.fromS("RETURNED"),
+                                ":active", AttributeValue.fromS("ACTIVE"),
+                                ":now", AttributeValue.fromS(now.toString()),
+                                ":station", AttributeValue.fromS(next.station()),
+                                ":bike", AttributeValue.fromS(read.bikeId()),
+                                ":customer", AttributeValue.fromS(read.rentedBy())))
+                        .build()).build());
+    }
+
+    private static TransactWriteItem bikeWrite(RentalTables tables, Bike next) {
+        return TransactWriteItem.builder().put(Put.builder()
+                .tableName(tables.bikes())
+                .item(BikeRepository.toItem(next.withVersion(next.version() + 1)))
+                .conditionExpression("#version = :expected")
+                .expressionAttributeNames(Map.of("#version", "version"))
+                .expressionAttributeValues(Map.of(":expected", BikeRepository.number(next.version())))
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .build()).build();
+    }
+
+    private static TransactWriteItemsRequest request(Optional<String> idempotencyKey, Bike read, TransactWriteItem... items) {
+        TransactWriteItemsRequest.Builder request = TransactWriteItemsRequest.builder().transactItems(items);
+        idempotencyKey.ifPresent(key -> request.clientRequestToken(clientRequestToken(key, read)));
+        return request.build();
+    }
+
+    /**
+     * DynamoDB's token (at most 36 characters) from the client's Idempotency-Key and the version that was read: a
+     * resend of the same attempt (SDK retry after a timeout) is deduplicated by DynamoDB, while a retry after a
+     * version conflict, which writes different items, gets a new token instead of IdempotentParameterMismatch.
+     */
+    static String clientRequestToken(String idempotencyKey, Bike read) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(
+                    (idempotencyKey + "|" + read.bikeId() + "|" + read.version()).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest).substring(0, TOKEN_LENGTH);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    /** One rental per bike and start time: the same id is computed again at return from the bike's rentedAt. */
+    static String rentalId(Bike rented) {
+        return rented.bikeId() + "@" + rented.rentedAt();
+    }
+
+    /**
+     * Turns DynamoDB's cancellation reasons (one per item, in request order) into the business answer. The
+     * customer's condition wins over the bike's: "you already have a bike" is true whatever the bike's version.
+     */
+    static RuntimeException cancellationAnswer(TransactionCanceledException failure, String bikeId, boolean renting) {
+        List<CancellationReason> reasons = failure.hasCancellationReasons() ? failure.cancellationReasons() : List.of();
+        if (renting && failed(reasons, CUSTOMER, "ConditionalCheckFailed")) {
+            return new RentalRejected("CUSTOMER_HAS_ACTIVE_RENTAL", "The customer already has an active rental");
+        }
+        if (failed(reasons, BIKE, "ConditionalCheckFailed")) {
+            CancellationReason bike = reasons.get(BIKE);
+            return new VersionConflict(bikeId,
+                    bike.hasItem() && !bike.item().isEmpty() ? BikeRepository.fromItem(bike.item()) : null);
+        }
+        boolean retryable = reasons.stream().anyMatch(reason -> "TransactionConflict".equals(reason.code())
+                || "ConditionalCheckFailed".equals(reason.code()));
+        return retryable ? new VersionConflict(bikeId, null) : failure;
+    }
+
+    private static boolean failed(List<CancellationReason> reasons, int index, String code) {
+        return reasons.size() > index && code.equals(reasons.get(index).code());
+    }
+}

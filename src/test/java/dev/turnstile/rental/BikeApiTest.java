@@ -1,0 +1,186 @@
+package dev.turnstile.rental;
+
+import static dev.turnstile.rental.RentalHttp.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/** The HTTP API against dynalite: status codes, ETags and what is stored afterwards. */
+@QuarkusTest
+class BikeApiTest {
+
+    static void create(String bikeId, String station, int rides) {
+        given().contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"" + station + "\",\"ridesSinceService\":" + rides + "}")
+                .post("/bikes").then().statusCode(201);
+    }
+
+    static String rentBody(String customerId) {
+        return "{\"customerId\":\"" + customerId + "\"}";
+    }
+
+    @Test
+    void createAnswers201WithLocationAndFirstVersion() {
+        String bikeId = unique("b");
+        given().contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}")
+                .post("/bikes")
+                .then().statusCode(201)
+                .header("Location", endsWith("/bikes/" + bikeId))
+                .header("ETag", is("\"1\""))
+                .body("status", is("AVAILABLE")).body("ridesSinceService", is(0)).body("version", is(1));
+
+        given().get("/bikes/" + bikeId).then().statusCode(200).header("ETag", is("\"1\""))
+                .body("station", is("harbour")).body("rentedBy", nullValue());
+    }
+
+    @Test
+    void anExistingBikeIsNeverOverwritten() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 7);
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+
+        given().contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"airport\"}")
+                .post("/bikes")
+                .then().statusCode(409).contentType("application/problem+json").body("reason", is("BIKE_EXISTS"));
+
+        given().get("/bikes/" + bikeId).then().statusCode(200)
+                .body("station", is("harbour")).body("version", is(2)).body("ridesSinceService", is(8))
+                .body("rentedBy", is("c-1"));
+    }
+
+    @Test
+    void unknownBikesAre404Problems() {
+        String bikeId = unique("missing");
+        given().get("/bikes/" + bikeId).then().statusCode(404).contentType("application/problem+json")
+                .body("reason", is("BIKE_NOT_FOUND")).body("status", is(404));
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(404).body("reason", is("BIKE_NOT_FOUND"));
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
+                .then().statusCode(404).body("reason", is("BIKE_NOT_FOUND"));
+        given().post("/bikes/" + bikeId + "/service").then().statusCode(404);
+        given().get("/bikes/" + bikeId).then().statusCode(404);
+    }
+
+    @Test
+    void ifNoneMatchWithTheCurrentTagIs304AndAnOlderTagGetsTheBike() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 0);
+        given().header("If-None-Match", "\"1\"").get("/bikes/" + bikeId).then().statusCode(304).header("ETag", is("\"1\""));
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(200).header("ETag", is("\"2\""));
+        given().header("If-None-Match", "\"1\"").get("/bikes/" + bikeId).then().statusCode(200)
+                .header("ETag", is("\"2\"")).body("status", is("RENTED"));
+    }
+
+    @Test
+    void listsAStationsBikesOptionallyByStatus() {
+        String station = unique("station");
+        String first = unique("b");
+        String second = unique("b");
+        create(first, station, 0);
+        create(second, station, 0);
+        create(unique("b"), unique("elsewhere"), 0);
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + second + "/rent").then().statusCode(200);
+
+        given().queryParam("station", station).get("/bikes").then().statusCode(200)
+                .body("bikeId", containsInAnyOrder(first, second));
+        given().queryParam("station", station).queryParam("status", "AVAILABLE").get("/bikes").then().statusCode(200)
+                .body("bikeId", contains(first));
+    }
+
+    @Test
+    void returnNeedsTheRenterAndARentedBike() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 3);
+        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"airport\"}")
+                .post("/bikes/" + bikeId + "/return").then().statusCode(409).body("reason", is("NOT_RENTED"));
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+
+        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-2\",\"station\":\"airport\"}")
+                .post("/bikes/" + bikeId + "/return").then().statusCode(409).body("reason", is("WRONG_CUSTOMER"));
+        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"airport\"}")
+                .post("/bikes/" + bikeId + "/return").then().statusCode(200).header("ETag", is("\"3\""))
+                .body("station", is("airport")).body("status", is("AVAILABLE")).body("rentedBy", nullValue())
+                .body("ridesSinceService", is(4));
+    }
+
+    @Test
+    void theConditionOnlyPathRentsWithoutReadingAndExplainsRefusals() {
+        String bikeId = unique("b");
+        String due = unique("b");
+        create(bikeId, "harbour", 5);
+        create(due, "harbour", 30);
+
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
+                .then().statusCode(200).header("ETag", is("\"2\""))
+                .body("status", is("RENTED")).body("rentedBy", is("c-1")).body("ridesSinceService", is(6));
+        given().contentType(ContentType.JSON).body(rentBody("c-2")).post("/bikes/" + bikeId + "/rent?mode=condition")
+                .then().statusCode(409).body("reason", is("NOT_AVAILABLE"));
+        given().contentType(ContentType.JSON).body(rentBody("c-2")).post("/bikes/" + due + "/rent?mode=condition")
+                .then().statusCode(409).body("reason", is("SERVICE_DUE"));
+
+        given().get("/bikes/" + bikeId).then().body("rentedBy", is("c-1")).body("version", is(2)).body("ridesSinceService", is(6));
+        given().get("/bikes/" + due).then().body("status", is("AVAILABLE")).body("version", is(1)).body("ridesSinceService", is(30));
+    }
+
+    @Test
+    void patchWithTheCurrentTagChangesTheNote() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 0);
+
+        given().contentType(ContentType.JSON).header("If-Match", "\"1\"").body("{\"note\":\"bell missing\"}")
+                .patch("/bikes/" + bikeId)
+                .then().statusCode(200).header("ETag", is("\"2\"")).body("note", is("bell missing"));
+
+        given().get("/bikes/" + bikeId).then().body("note", is("bell missing")).body("version", is(2));
+    }
+
+    @Test
+    void patchWithAStaleTagIs412WithTheCurrentBikeAndChangesNothing() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 0);
+        given().contentType(ContentType.JSON).header("If-Match", "\"1\"").body("{\"note\":\"first edit\"}")
+                .patch("/bikes/" + bikeId).then().statusCode(200);
+
+        given().contentType(ContentType.JSON).header("If-Match", "\"1\"").body("{\"note\":\"outdated form\"}")
+                .patch("/bikes/" + bikeId)
+                .then().statusCode(412).contentType("application/problem+json")
+                .body("reason", is("STALE_VERSION")).body("current.version", is(2)).body("current.note", is("first edit"));
+
+        given().get("/bikes/" + bikeId).then().body("note", is("first edit")).body("version", is(2));
+    }
+
+    @Test
+    void patchWithoutIfMatchIs428AndChangesNothing() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 0);
+
+        given().contentType(ContentType.JSON).body("{\"note\":\"no precondition\"}").patch("/bikes/" + bikeId)
+                .then().statusCode(428).contentType("application/problem+json").body("reason", is("PRECONDITION_REQUIRED"));
+
+        given().get("/bikes/" + bikeId).then().body("note", nullValue()).body("version", is(1));
+    }
+
+    @Test
+    void deleteNeedsTheCurrentTag() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 0);
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+
+        given().delete("/bikes/" + bikeId).then().statusCode(428);
+        given().header("If-Match", "\"1\"").delete("/bikes/" + bikeId)
+                .then().statusCode(412).body("reason", is("STALE_VERSION")).body("current.version", is(2));
+        given().get("/bikes/" + bikeId).then().statusCode(200).body("version", is(2));
+
+        given().header("If-Match", "\"2\"").delete("/bikes/" + bikeId).then().statusCode(204);
+        given().get("/bikes/" + bikeId).then().statusCode(404);
+    }
+}

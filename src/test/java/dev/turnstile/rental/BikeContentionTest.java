@@ -1,0 +1,75 @@
+package dev.turnstile.rental;
+
+import static dev.turnstile.rental.RentalHttp.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.junit.jupiter.api.Test;
+
+import dev.turnstile.rental.RentalHttp.Answer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/** Many renters, one bike: the invariant must hold in every round, and the counts must add up at the end. */
+@QuarkusTest
+class BikeContentionTest {
+
+    private static final int RENTERS = 50;
+    private static final int ROUNDS = 20;
+
+    @Test
+    void fiftyParallelRentersTwentyRoundsExactlyOneWinnerEachAndNoLostRide() throws Exception {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        long version = 1;
+
+        for (int round = 1; round <= ROUNDS; round++) {
+            List<Callable<Answer>> renters = new ArrayList<>();
+            for (int renter = 0; renter < RENTERS; renter++) {
+                String customerId = "c-" + round + "-" + renter;
+                renters.add(() -> RentalHttp.post("/bikes/" + bikeId + "/rent", BikeApiTest.rentBody(customerId)));
+            }
+            List<Answer> answers = RentalHttp.allAtOnce(renters);
+
+            List<Answer> won = answers.stream().filter(answer -> answer.status() == 200).toList();
+            assertEquals(1, won.size(), "round " + round + ": exactly one winner");
+            assertEquals(RENTERS - 1, answers.stream()
+                    .filter(answer -> answer.status() == 409 && answer.reason().equals("NOT_AVAILABLE")).count(),
+                    "round " + round + ": every loser is told NOT_AVAILABLE");
+            Answer winner = won.get(0);
+            assertEquals(version + 1, winner.body().path("version").asLong(), "round " + round + ": rent is one write");
+            assertEquals(round, winner.body().path("ridesSinceService").asInt(), "round " + round + ": rides = confirmed rentals");
+
+            Answer returned = RentalHttp.post("/bikes/" + bikeId + "/return",
+                    "{\"customerId\":\"" + winner.body().path("rentedBy").asText() + "\",\"station\":\"harbour\"}");
+            assertEquals(200, returned.status());
+            assertEquals(version + 2, returned.body().path("version").asLong(), "round " + round + ": return is one write");
+            version += 2;
+        }
+
+        given().get("/bikes/" + bikeId).then().statusCode(200)
+                .body("ridesSinceService", is(ROUNDS)).body("version", is((int) version)).body("status", is("AVAILABLE"));
+    }
+
+    @Test
+    void parallelConditionOnlyRentersAlsoHaveExactlyOneWinner() throws Exception {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        List<Callable<Answer>> renters = new ArrayList<>();
+        for (int renter = 0; renter < RENTERS; renter++) {
+            String customerId = "c-" + renter;
+            renters.add(() -> RentalHttp.post("/bikes/" + bikeId + "/rent?mode=condition", BikeApiTest.rentBody(customerId)));
+        }
+
+        List<Answer> answers = RentalHttp.allAtOnce(renters);
+
+        assertEquals(1, answers.stream().filter(answer -> answer.status() == 200).count());
+        assertEquals(RENTERS - 1, answers.stream().filter(answer -> "NOT_AVAILABLE".equals(answer.reason())).count());
+        given().get("/bikes/" + bikeId).then().body("ridesSinceService", is(1)).body("version", is(2));
+    }
+}

@@ -1,0 +1,65 @@
+package dev.turnstile.rental;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.annotation.Priority;
+import jakarta.inject.Singleton;
+import jakarta.enterprise.inject.Alternative;
+
+import io.smallrye.mutiny.Uni;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * The real repository, with two test-only abilities: it counts the service's reads per bike, and for bikes a test
+ * marks as contended it lets a real concurrent writer (a raw UpdateItem on the same dynalite) bump the version right
+ * after each read, so the service's conditional write must fail. No mock: every read and write is real.
+ */
+@Alternative
+@Priority(1)
+@Singleton
+public class ContendedBikeRepository extends BikeRepository {
+
+    private final DynamoDbAsyncClient dynamo;
+    private final RentalTables tables;
+    private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> interferences = new ConcurrentHashMap<>();
+
+    ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
+        super(dynamo, tables);
+        this.dynamo = dynamo;
+        this.tables = tables;
+    }
+
+    /** After each of the next {@code times} reads of {@code bikeId}, another writer changes the bike. */
+    void contend(String bikeId, int times) {
+        interferences.put(bikeId, new AtomicInteger(times));
+    }
+
+    int reads(String bikeId) {
+        return reads.getOrDefault(bikeId, new AtomicInteger()).get();
+    }
+
+    @Override
+    public Uni<Bike> get(String bikeId) {
+        reads.computeIfAbsent(bikeId, id -> new AtomicInteger()).incrementAndGet();
+        AtomicInteger remaining = interferences.get(bikeId);
+        Uni<Bike> read = super.get(bikeId);
+        if (remaining == null) {
+            return read;
+        }
+        return read.call(bike -> remaining.getAndDecrement() > 0 ? bumpVersion(bikeId) : Uni.createFrom().voidItem());
+    }
+
+    private Uni<Void> bumpVersion(String bikeId) {
+        return Uni.createFrom().completionStage(() -> dynamo.updateItem(UpdateItemRequest.builder()
+                .tableName(tables.bikes())
+                .key(key(bikeId))
+                .updateExpression("ADD #version :one")
+                .expressionAttributeNames(Map.of("#version", "version"))
+                .expressionAttributeValues(Map.of(":one", number(1)))
+                .build())).replaceWithVoid();
+    }
+}

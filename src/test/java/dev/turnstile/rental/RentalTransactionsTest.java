@@ -1,0 +1,162 @@
+package dev.turnstile.rental;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/** Request building and cancellation mapping of the transaction path, without an endpoint. */
+class RentalTransactionsTest {
+
+    private static final Instant NOW = Instant.parse("2025-06-01T10:15:30Z");
+    private static final RentalTables TABLES = new RentalTables() {
+        public String bikes() {
+            return "t-bikes";
+        }
+
+        public String customers() {
+            return "t-customers";
+        }
+
+        public String rentals() {
+            return "t-rentals";
+        }
+
+        public String leases() {
+            return "t-leases";
+        }
+    };
+
+    private final Bike read = new Bike("b-17", "harbour", BikeStatus.AVAILABLE, 29, null, null, null, 4);
+    private final Bike rented = new RentalRules(30).rent(read, "c-1", NOW);
+
+    @Test
+    void rentWritesTheBikeUnderItsVersionTheCustomerOnlyWithoutActiveRentalAndANewRentalRecord() {
+        TransactWriteItemsRequest request = RentalTransactions.rentRequest(TABLES, read, rented, Optional.of("key-1"));
+
+        var bike = request.transactItems().get(RentalTransactions.BIKE).put();
+        assertEquals("t-bikes", bike.tableName());
+        assertEquals("#version = :expected", bike.conditionExpression());
+        assertEquals("4", bike.expressionAttributeValues().get(":expected").n());
+        assertEquals("5", bike.item().get("version").n());
+        assertEquals("RENTED", bike.item().get("status").s());
+        assertEquals("30", bike.item().get("ridesSinceService").n());
+
+        var customer = request.transactItems().get(RentalTransactions.CUSTOMER).update();
+        assertEquals("t-customers", customer.tableName());
+        assertEquals("c-1", customer.key().get("customerId").s());
+        assertEquals("attribute_not_exists(activeRentalId)", customer.conditionExpression());
+        assertEquals("b-17@" + NOW, customer.expressionAttributeValues().get(":rental").s());
+
+        var rental = request.transactItems().get(RentalTransactions.RENTAL).put();
+        assertEquals("t-rentals", rental.tableName());
+        assertEquals("attribute_not_exists(rentalId)", rental.conditionExpression());
+        assertEquals("b-17@" + NOW, rental.item().get("rentalId").s());
+        assertEquals("c-1", rental.item().get("customerId").s());
+    }
+
+    @Test
+    void returnClearsTheSameRentalItStarted() {
+        Bike returned = new RentalRules(30).giveBack(rented.withVersion(5), "c-1", "airport");
+
+        TransactWriteItemsRequest request = RentalTransactions.returnRequest(TABLES, rented.withVersion(5), returned,
+                NOW.plusSeconds(600), Optional.empty());
+
+        var bike = request.transactItems().get(RentalTransactions.BIKE).put();
+        assertEquals("5", bike.expressionAttributeValues().get(":expected").n());
+        assertEquals("6", bike.item().get("version").n());
+        assertFalse(bike.item().containsKey("rentedBy"));
+        var customer = request.transactItems().get(RentalTransactions.CUSTOMER).update();
+        assertEquals("REMOVE activeRentalId, bikeId", customer.updateExpression());
+        assertEquals("b-17@" + NOW, customer.expressionAttributeValues().get(":rental").s());
+        var rental = request.transactItems().get(RentalTransactions.RENTAL).update();
+        assertEquals("b-17@" + NOW, rental.key().get("rentalId").s());
+        assertEquals("airport", rental.expressionAttributeValues().get(":station").s());
+        assertNull(request.clientRequestToken(), "no Idempotency-Key, no token");
+    }
+
+    @Test
+    void theClientRequestTokenIsDerivedFromTheIdempotencyKeyAndTheVersionRead() {
+        String token = RentalTransactions.rentRequest(TABLES, read, rented, Optional.of("key-1")).clientRequestToken();
+
+        assertEquals(36, token.length());
+        assertTrue(token.matches("[0-9a-f]{36}"));
+        assertEquals(token, RentalTransactions.rentRequest(TABLES, read, rented, Optional.of("key-1")).clientRequestToken(),
+                "a resend of the same attempt must carry the same token");
+        assertNotEquals(token, RentalTransactions.clientRequestToken("key-2", read));
+        assertNotEquals(token, RentalTransactions.clientRequestToken("key-1", read.withVersion(5)),
+                "a retry after a conflict writes other items and needs another token");
+        assertEquals(36, RentalTransactions.clientRequestToken("k".repeat(255), read).length());
+    }
+
+    @Test
+    void aFailedCustomerConditionMeansTheCustomerAlreadyRides() {
+        RuntimeException answer = RentalTransactions.cancellationAnswer(
+                cancelled("ConditionalCheckFailed", "ConditionalCheckFailed", "None"), "b-17", true);
+
+        assertEquals("CUSTOMER_HAS_ACTIVE_RENTAL", assertInstanceOf(RentalRejected.class, answer).reason());
+    }
+
+    @Test
+    void aFailedBikeConditionIsAVersionConflict() {
+        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("ConditionalCheckFailed", "None", "None"), "b-17", true);
+
+        assertEquals("VERSION_CONFLICT", assertInstanceOf(VersionConflict.class, answer).reason());
+    }
+
+    @Test
+    void aFailedBikeConditionCarriesTheCurrentBikeWhenDynamoDbReturnsIt() {
+        CancellationReason bike = CancellationReason.builder().code("ConditionalCheckFailed")
+                .item(BikeRepository.toItem(rented.withVersion(5))).build();
+        TransactionCanceledException failure = TransactionCanceledException.builder()
+                .cancellationReasons(bike, reason("None"), reason("None")).build();
+
+        VersionConflict answer = assertInstanceOf(VersionConflict.class, RentalTransactions.cancellationAnswer(failure, "b-17", true));
+
+        assertEquals(Optional.of(rented.withVersion(5)), answer.current());
+    }
+
+    @Test
+    void aTransactionConflictIsRetryable() {
+        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("None", "TransactionConflict", "None"), "b-17", true);
+
+        assertInstanceOf(VersionConflict.class, answer);
+    }
+
+    @Test
+    void onReturnAFailedCustomerConditionIsRetriedNotReportedAsActiveRental() {
+        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("None", "ConditionalCheckFailed", "None"), "b-17", false);
+
+        assertInstanceOf(VersionConflict.class, answer);
+    }
+
+    @Test
+    void otherCancellationsAreNotDisguised() {
+        TransactionCanceledException throttled = cancelled("ThrottlingError", "None", "None");
+
+        assertSame(throttled, RentalTransactions.cancellationAnswer(throttled, "b-17", true));
+    }
+
+    private static TransactionCanceledException cancelled(String bike, String customer, String rental) {
+        return TransactionCanceledException.builder()
+                .cancellationReasons(List.of(reason(bike), reason(customer), reason(rental)))
+                .build();
+    }
+
+    private static CancellationReason reason(String code) {
+        return CancellationReason.builder().code(code).build();
+    }
+}
