@@ -53,6 +53,8 @@ public class ProblemMappers {
                 detail = "is not a known field";
             } else if (mapping instanceof InvalidFormatException wrong) {
                 detail = "cannot be " + describe(wrong.getValue()) + " (expected " + expected(wrong.getTargetType()) + ")";
+            } else if (mapping instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) {
+                detail = "has the wrong type (expected " + expected(mismatched.getTargetType()) + ")";
             } else {
                 detail = "has the wrong type (expected " + expected(mapping) + ")";
             }
@@ -125,6 +127,9 @@ public class ProblemMappers {
     }
 
     private static String expected(Class<?> type) {
+        if (type.isPrimitive() || Number.class.isAssignableFrom(type) || type == Boolean.class || type == String.class) {
+            return simple(type.getName());
+        }
         if (type.isEnum()) {
             return "one of " + List.of(type.getEnumConstants());
         }

@@ -67,6 +67,8 @@ class BikeBadInputTest {
         String fresh = unique("b");
         malformed(json("{\"bikeId\":\"" + fresh + "\",").post("/bikes"));
         rejected(json("{\"bikeId\":\"" + fresh + "\",\"station\":\"s\",\"ridesSinceService\":\"many\"}").post("/bikes"), "ridesSinceService");
+        rejected(json("{\"bikeId\":\"" + fresh + "\",\"station\":\"s\",\"ridesSinceService\":\"3\"}").post("/bikes"), "ridesSinceService");
+        rejected(json("{\"bikeId\":\"" + fresh + "\",\"station\":\"s\",\"ridesSinceService\":2.5}").post("/bikes"), "ridesSinceService");
         rejected(json("{\"bikeId\":{\"id\":1},\"station\":\"s\"}").post("/bikes"), "bikeId");
         rejected(json("{\"bikeId\":\"" + fresh + "\"}").post("/bikes"), "station");
         rejected(json("{\"bikeId\":\"  \",\"station\":\"s\"}").post("/bikes"), "bikeId");
@@ -78,7 +80,7 @@ class BikeBadInputTest {
         rejected(json("").post("/bikes"), "body");
         tooLarge(json("{\"bikeId\":\"" + fresh + "\",\"station\":\"" + HUGE + "\"}").post("/bikes"));
         given().get("/bikes/" + fresh).then().statusCode(404);
-        rejected(json("{\"bikeId\":\"" + bikeId + "\",\"station\":\"airport\",\"ridesSinceService\":\"0\",\"status\":\"MAINTENANCE \"}").post("/bikes"), "status");
+        rejected(json("{\"bikeId\":\"" + bikeId + "\",\"station\":\"airport\",\"ridesSinceService\":0,\"status\":\"MAINTENANCE \"}").post("/bikes"), "status");
     }
 
     @Test
