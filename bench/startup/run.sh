@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Cold start and footprint of the packaged app: JDK 17 jar, JDK 25 jar, JDK 25 jar with its AOT cache, and the native
+# binary when target/*-runner exists. Run it alone on the machine:
+#
+#   flock /tmp/turnstile-bench.lock bench/startup/run.sh
+#
+# Environment: RUNS (starts per variant, default 5), PORT (default 18083), JDK25 (default
+# /usr/lib/jvm/temurin-25-jdk-amd64), JVM_OPTS (default: size the JVM as in a pod with a 512 MiB memory limit, see
+# deploy/kubernetes; this 24 GB host would otherwise get a 6 GB G1 heap), SKIP_BUILD=1 to measure what target/ holds, LOAD_SECONDS, LOAD_CLIENTS.
+# Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Node.js 20+ (dynalite from node_modules).
+#
+# The app runs with the prod profile, as in production: it neither creates tables nor migrates. This script does
+# both first, like a deployment would: db/schema.sql into the database turnstile_startup, and the four DynamoDB
+# tables into a dynalite it starts for the run (startup.mjs tables).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+RUNS=${RUNS:-5}
+PORT=${PORT:-18083}
+DB=turnstile_startup
+JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+DRIVER=bench/startup/startup.mjs
+WORK=$(mktemp -d)
+
+cleanup() {
+  exec 3>&- 2>/dev/null || true   # dynalite exits when its stdin closes
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(uname -m); runs per variant: $RUNS"
+
+psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 \
+  || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB"
+psql -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 -q -f src/main/resources/db/schema.sql
+
+[ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
+mkfifo "$WORK/dynalite.in"
+node local/dynalite.js < "$WORK/dynalite.in" > "$WORK/dynalite.out" &
+exec 3> "$WORK/dynalite.in"
+for _ in $(seq 100); do grep -q 'listening on port' "$WORK/dynalite.out" && break; sleep 0.1; done
+DYNAMO_PORT=$(grep -o 'listening on port [0-9]*' "$WORK/dynalite.out" | grep -o '[0-9]*$')
+node "$DRIVER" tables "$DYNAMO_PORT"
+
+export QUARKUS_HTTP_PORT=$PORT
+export QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:5432/$DB
+export QUARKUS_DATASOURCE_USERNAME=postgres
+export QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE=http://127.0.0.1:$DYNAMO_PORT
+export QUARKUS_DYNAMODB_AWS_CREDENTIALS_TYPE=static
+export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID=local
+export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY=local
+export AWS_REGION=eu-west-1
+
+JVM_OPTS=${JVM_OPTS:--XX:MaxRAM=512m -XX:MaxRAMPercentage=75}
+read -r -a JVM_FLAGS <<< "$JVM_OPTS"
+echo "JVM flags: $JVM_OPTS"
+
+measure() { node "$DRIVER" measure "$1" "$RUNS" "$PORT" -- "${@:2}"; }
+
+echo "| variant | first HTTP ms | ready ms | first rent ms | first booking ms | RSS after start MiB | RSS after load MiB | runs |"
+echo "|---|---|---|---|---|---|---|---|"
+
+# The AOT cache is only valid for the JVM and the class path it was trained with, so the JDK 25 variants run from
+# target/ right after their own build, before the JDK 17 build replaces it.
+if [ -x "$JDK25/bin/java" ]; then
+  if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    # The @QuarkusIntegrationTest (PackagedAppIT) is the training run that records target/quarkus-app/app.aot.
+    JAVA_HOME=$JDK25 ./mvnw -q -B verify -Dquarkus.package.jar.aot.enabled=true -DskipITs=false \
+      -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false >"$WORK/build-aot.log" 2>&1 \
+      || { tail -40 "$WORK/build-aot.log"; exit 1; }
+  fi
+  if [ -f target/quarkus-app/app.aot ]; then
+    measure "JDK 25 (aot-jar, no cache)" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -jar target/quarkus-app/quarkus-run.jar
+    # AOTMode=on: fail rather than silently start without the cache.
+    measure "JDK 25 + AOT cache" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -XX:AOTCache=target/quarkus-app/app.aot -XX:AOTMode=on \
+      -jar target/quarkus-app/quarkus-run.jar
+  else
+    echo "(no target/quarkus-app/app.aot: JDK 25 AOT variants skipped)"
+  fi
+fi
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  ./mvnw -q -B package -DskipTests >"$WORK/build-jvm.log" 2>&1 || { tail -40 "$WORK/build-jvm.log"; exit 1; }
+fi
+measure "JDK 17 (fast-jar)" java "${JVM_FLAGS[@]}" -jar target/quarkus-app/quarkus-run.jar
+measure "JDK 17, host JVM defaults" java -jar target/quarkus-app/quarkus-run.jar
+
+NATIVE=$(ls target/*-runner 2>/dev/null | head -1 || true)
+if [ -n "$NATIVE" ] && [ -x "$NATIVE" ]; then
+  measure "native" "$NATIVE"
+else
+  echo "| native | n/a | n/a (no target/*-runner: build on a GraalVM/Mandrel or container machine, see docs/ship.md) | | | | | |"
+fi
