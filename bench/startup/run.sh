@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cold start and footprint of the packaged app: JDK 17 jar, JDK 25 jar, JDK 25 jar with its AOT cache, and the native
-# binary when target/*-runner exists. Run it alone on the machine:
+# binary when target/*-runner exists (with SKIP_BUILD=1). Run it alone on the machine:
 #
 #   flock /tmp/turnstile-bench.lock bench/startup/run.sh
 #
@@ -21,6 +21,16 @@ DB=turnstile_startup
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 DRIVER=bench/startup/startup.mjs
 WORK=$(mktemp -d)
+# Builds and runs happen in a copy of the working tree, so a build in the worktree during the run cannot swap jars
+# under a running app. SKIP_BUILD=1 measures the worktree's own target/ instead (e.g. a native runner built there).
+if [ "${SKIP_BUILD:-0}" = 1 ]; then
+  SRC=$PWD
+else
+  SRC=$WORK/src
+  mkdir -p "$SRC"
+  tar --exclude=./target --exclude=./node_modules --exclude=./.git -cf - . | tar -xf - -C "$SRC"
+  ln -s "$PWD/node_modules" "$SRC/node_modules"
+fi
 
 cleanup() {
   exec 3>&- 2>/dev/null || true   # dynalite exits when its stdin closes
@@ -32,7 +42,8 @@ echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(uname -m); runs per va
 
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB"
-psql -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 -q -f src/main/resources/db/schema.sql
+PGOPTIONS='-c client_min_messages=warning' psql -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 -q -o /dev/null \
+  -f src/main/resources/db/schema.sql
 
 [ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
 mkfifo "$WORK/dynalite.in"
@@ -64,28 +75,28 @@ echo "|---|---|---|---|---|---|---|---|"
 # target/ right after their own build, before the JDK 17 build replaces it.
 if [ -x "$JDK25/bin/java" ]; then
   if [ "${SKIP_BUILD:-0}" != 1 ]; then
-    # The @QuarkusIntegrationTest (PackagedAppIT) is the training run that records target/quarkus-app/app.aot.
-    JAVA_HOME=$JDK25 ./mvnw -q -B verify -Dquarkus.package.jar.aot.enabled=true -DskipITs=false \
-      -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false >"$WORK/build-aot.log" 2>&1 \
+    # The @QuarkusIntegrationTest (PackagedAppIT) is the training run that records quarkus-app/app.aot.
+    (cd "$SRC" && JAVA_HOME=$JDK25 ./mvnw -q -B verify -Dquarkus.package.jar.aot.enabled=true -DskipITs=false \
+      -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false) >"$WORK/build-aot.log" 2>&1 \
       || { tail -40 "$WORK/build-aot.log"; exit 1; }
   fi
-  if [ -f target/quarkus-app/app.aot ]; then
-    measure "JDK 25 (aot-jar, no cache)" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -jar target/quarkus-app/quarkus-run.jar
-    # AOTMode=on: fail rather than silently start without the cache.
-    measure "JDK 25 + AOT cache" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -XX:AOTCache=target/quarkus-app/app.aot -XX:AOTMode=on \
-      -jar target/quarkus-app/quarkus-run.jar
+  if [ -f "$SRC/target/quarkus-app/app.aot" ]; then
+    measure "JDK 25 (aot-jar, no cache)" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+    # AOTMode=on: fail rather than silently start without the cache (it refuses a moved class path, too).
+    measure "JDK 25 + AOT cache" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -XX:AOTCache="$SRC/target/quarkus-app/app.aot" \
+      -XX:AOTMode=on -jar "$SRC/target/quarkus-app/quarkus-run.jar"
   else
-    echo "(no target/quarkus-app/app.aot: JDK 25 AOT variants skipped)"
+    echo "(no app.aot: JDK 25 AOT variants skipped)"
   fi
 fi
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
-  ./mvnw -q -B package -DskipTests >"$WORK/build-jvm.log" 2>&1 || { tail -40 "$WORK/build-jvm.log"; exit 1; }
+  (cd "$SRC" && ./mvnw -q -B package -DskipTests) >"$WORK/build-jvm.log" 2>&1 || { tail -40 "$WORK/build-jvm.log"; exit 1; }
 fi
-measure "JDK 17 (fast-jar)" java "${JVM_FLAGS[@]}" -jar target/quarkus-app/quarkus-run.jar
-measure "JDK 17, host JVM defaults" java -jar target/quarkus-app/quarkus-run.jar
+measure "JDK 17 (fast-jar)" java "${JVM_FLAGS[@]}" -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+measure "JDK 17, host JVM defaults" java -jar "$SRC/target/quarkus-app/quarkus-run.jar"
 
-NATIVE=$(ls target/*-runner 2>/dev/null | head -1 || true)
+NATIVE=$(ls "$SRC"/target/*-runner 2>/dev/null | head -1 || true)
 if [ -n "$NATIVE" ] && [ -x "$NATIVE" ]; then
   measure "native" "$NATIVE"
 else
