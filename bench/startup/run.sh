@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cold start and footprint of the packaged app: JDK 17 jar, JDK 25 jar, JDK 25 jar with its AOT cache, and the native
+# Cold start and footprint of the packaged app: JDK 17 jar (plain, with AppCDS), JDK 25 jar (plain, with its AOT
+# cache), and the native
 # binary when target/*-runner exists (with SKIP_BUILD=1). Run it alone on the machine:
 #
 #   flock /tmp/turnstile-bench.lock bench/startup/run.sh
@@ -62,7 +63,7 @@ export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID=local
 export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY=local
 export AWS_REGION=eu-west-1
 
-JVM_OPTS=${JVM_OPTS:--XX:MaxRAM=512m -XX:MaxRAMPercentage=75}
+JVM_OPTS=${JVM_OPTS:--XX:MaxRAM=512m -XX:MaxRAMPercentage=50}
 read -r -a JVM_FLAGS <<< "$JVM_OPTS"
 echo "JVM flags: $JVM_OPTS"
 
@@ -91,6 +92,16 @@ if [ -x "$JDK25/bin/java" ]; then
 fi
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  # The same Quarkus property on JDK 17 builds an AppCDS archive instead, at build time (no training run).
+  (cd "$SRC" && ./mvnw -q -B package -DskipTests -Dquarkus.package.jar.aot.enabled=true) >"$WORK/build-cds.log" 2>&1 \
+    || { tail -40 "$WORK/build-cds.log"; exit 1; }
+  if [ -f "$SRC/target/quarkus-app/app-cds.jsa" ]; then
+    measure "JDK 17 + AppCDS" java "${JVM_FLAGS[@]}" -XX:SharedArchiveFile="$SRC/target/quarkus-app/app-cds.jsa" -Xshare:on \
+      -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+    # C1 only, as the SAM template sets for the JVM Lambda flavour.
+    measure "JDK 17 + AppCDS, C1 only" java "${JVM_FLAGS[@]}" -XX:TieredStopAtLevel=1 \
+      -XX:SharedArchiveFile="$SRC/target/quarkus-app/app-cds.jsa" -Xshare:on -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+  fi
   (cd "$SRC" && ./mvnw -q -B package -DskipTests) >"$WORK/build-jvm.log" 2>&1 || { tail -40 "$WORK/build-jvm.log"; exit 1; }
 fi
 measure "JDK 17 (fast-jar)" java "${JVM_FLAGS[@]}" -jar "$SRC/target/quarkus-app/quarkus-run.jar"
