@@ -96,11 +96,12 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
   (cd "$SRC" && ./mvnw -q -B package -DskipTests -Dquarkus.package.jar.aot.enabled=true) >"$WORK/build-cds.log" 2>&1 \
     || { tail -40 "$WORK/build-cds.log"; exit 1; }
   if [ -f "$SRC/target/quarkus-app/app-cds.jsa" ]; then
-    measure "JDK 17 + AppCDS" java "${JVM_FLAGS[@]}" -XX:SharedArchiveFile="$SRC/target/quarkus-app/app-cds.jsa" -Xshare:on \
-      -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+    # The archive records the class path relative to quarkus-app/, so the JVM must start there (exec keeps the pid).
+    measure "JDK 17 + AppCDS" bash -c "cd '$SRC/target/quarkus-app' && exec java $JVM_OPTS \
+      -XX:SharedArchiveFile=app-cds.jsa -Xshare:on -jar quarkus-run.jar"
     # C1 only, as the SAM template sets for the JVM Lambda flavour.
-    measure "JDK 17 + AppCDS, C1 only" java "${JVM_FLAGS[@]}" -XX:TieredStopAtLevel=1 \
-      -XX:SharedArchiveFile="$SRC/target/quarkus-app/app-cds.jsa" -Xshare:on -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+    measure "JDK 17 + AppCDS, C1 only" bash -c "cd '$SRC/target/quarkus-app' && exec java $JVM_OPTS \
+      -XX:TieredStopAtLevel=1 -XX:SharedArchiveFile=app-cds.jsa -Xshare:on -jar quarkus-run.jar"
   fi
   (cd "$SRC" && ./mvnw -q -B package -DskipTests) >"$WORK/build-jvm.log" 2>&1 || { tail -40 "$WORK/build-jvm.log"; exit 1; }
 fi
