@@ -206,6 +206,10 @@ class KubernetesManifestsTest {
         assertEquals(Boolean.TRUE, endpoint.getOptional(), "the DynamoDB endpoint override is optional");
         assertTrue(config.getData().values().stream().noneMatch(v -> v.toLowerCase().contains("password")),
                 "no credentials in the ConfigMap");
+        for (String table : List.of("bikes", "customers", "rentals", "leases")) {
+            assertEquals(LambdaTemplateTest.defaultName(table), config.getData().get("TURNSTILE_RENTAL_TABLES_" + table.toUpperCase()),
+                    "the ConfigMap names the tables the Lambda template creates");
+        }
     }
 
     private static void assertKustomizationReferencesExist(Path directory, Map<String, Object> kustomization) {

@@ -27,6 +27,8 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.smallrye.config.WithDefault;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
 
 /**
  * Reads deploy/lambda/template.yaml as CloudFormation does and checks it against the code: the tables are the ones
@@ -68,9 +70,16 @@ class LambdaTemplateTest {
             CreateTableRequest expected = definition(table);
             Map<String, Object> properties = properties(tableResource(table));
             assertEquals("PAY_PER_REQUEST", properties.get("BillingMode"), table);
-            String key = expected.keySchema().get(0).attributeName();
-            assertEquals(List.of(Map.of("AttributeName", key, "KeyType", "HASH")), properties.get("KeySchema"), table);
-            assertEquals(List.of(Map.of("AttributeName", key, "AttributeType", "S")), properties.get("AttributeDefinitions"), table);
+            assertEquals(keySchema(expected.keySchema()), properties.get("KeySchema"), table);
+            assertEquals(expected.attributeDefinitions().stream()
+                    .map(a -> Map.of("AttributeName", a.attributeName(), "AttributeType", a.attributeTypeAsString())).toList(),
+                    properties.get("AttributeDefinitions"), table);
+            // A secondary index the code creates in dev/test must exist in production too, with the same keys.
+            List<Map<String, Object>> indexes = expected.globalSecondaryIndexes().stream()
+                    .map(i -> Map.<String, Object>of("IndexName", i.indexName(), "KeySchema", keySchema(i.keySchema()),
+                            "Projection", projection(i.projection())))
+                    .toList();
+            assertEquals(indexes, properties.getOrDefault("GlobalSecondaryIndexes", List.of()), table + " indexes");
             String prefix = (String) map(map(TEMPLATE.get("Parameters")).get("TableNamePrefix")).get("Default");
             String name = ((String) map(properties.get("TableName")).get("Fn::Sub")).replace("${TableNamePrefix}", prefix);
             assertEquals(defaultName(table), name, "default table name matches turnstile.rental.tables." + table);
@@ -202,7 +211,17 @@ class LambdaTemplateTest {
         return named.definitions().stream().filter(d -> d.tableName().equals(table)).findFirst().orElseThrow();
     }
 
-    private static String defaultName(String table) {
+    private static List<Map<String, Object>> keySchema(List<KeySchemaElement> keys) {
+        return keys.stream().map(k -> Map.<String, Object>of("AttributeName", k.attributeName(), "KeyType", k.keyTypeAsString())).toList();
+    }
+
+    private static Map<String, Object> projection(Projection projection) {
+        return projection.hasNonKeyAttributes()
+                ? Map.of("ProjectionType", projection.projectionTypeAsString(), "NonKeyAttributes", projection.nonKeyAttributes())
+                : Map.of("ProjectionType", projection.projectionTypeAsString());
+    }
+
+    static String defaultName(String table) {
         try {
             return RentalTables.class.getMethod(table).getAnnotation(WithDefault.class).value();
         } catch (NoSuchMethodException e) {
