@@ -4,11 +4,14 @@ import java.time.Instant;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 /**
  * A bike as stored. {@code version} is the optimistic-locking counter: it starts at 1, every successful write adds
  * one, and it is what the {@code ETag} shows. The rules never change it; only the repository's conditional write does.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@RegisterForReflection
 public record Bike(
         String bikeId,
         String station,
