@@ -1,7 +1,6 @@
 package dev.turnstile.booking;
 
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -14,6 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
 
 /** Real parallel HTTP for the concurrency tests: requests are all in flight at once, each on its own connection. */
@@ -23,10 +23,15 @@ final class BookingClient {
     private static final Set<String> TRANSIENT = Set.of("CONTENTION", "BUSY", "TIMEOUT");
 
     private final URI base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            // HTTP/1.1: one connection per request in flight; an h2c upgrade would multiplex them onto a few
+            // connections and hit the server's stream limit.
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
 
-    BookingClient(URL base) {
-        this.base = URI.create(base.toString());
+    /** Where RestAssured points: the HTTP server, or the Lambda mock event server under -Plambda. */
+    BookingClient() {
+        this.base = URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/");
     }
 
     record Answer(int status, String body, int attempts) {

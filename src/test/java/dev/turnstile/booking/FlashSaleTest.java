@@ -3,7 +3,6 @@ package dev.turnstile.booking;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -28,8 +26,6 @@ class FlashSaleTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    @TestHTTPResource("/")
-    URL base;
 
     @Inject
     Pool pool;
@@ -39,7 +35,7 @@ class FlashSaleTest {
     void sellsExactlyTheSeatsThereAre(Strategy strategy) {
         String flight = "FLASH-" + strategy.label() + "-" + UUID.randomUUID();
         int shards = strategy == Strategy.SHARDED ? 4 : 1;
-        BookingClient client = new BookingClient(base);
+        BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 100, 0, shards);
 
         List<BookingClient.Answer> answers = client.flashSale(flight, "Y", strategy.label(), 300);
@@ -59,7 +55,7 @@ class FlashSaleTest {
         assertEquals(100L, bookings.getLong("n"));
         assertEquals(100L, bookings.getLong("p"), "no passenger booked twice");
 
-        io.restassured.RestAssured.given().get(base + "flights/" + flight + "/fares/Y/audit").then().statusCode(200)
+        io.restassured.RestAssured.given().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200)
                 .body("consistent", org.hamcrest.Matchers.is(true))
                 .body("seatsAvailable", org.hamcrest.Matchers.is(0))
                 .body("confirmedBookings", org.hamcrest.Matchers.is(100));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URL;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -14,7 +13,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -30,8 +28,6 @@ class LockTimeoutTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    @TestHTTPResource("/")
-    URL base;
 
     @Inject
     Pool pool;
@@ -47,7 +43,7 @@ class LockTimeoutTest {
         long lockMillis = Duration.parse("PT" + lockTimeout.toUpperCase()).toMillis();
         long idleMillis = Duration.parse("PT" + idleTimeout.toUpperCase()).toMillis();
         String flight = "CRASH-" + UUID.randomUUID();
-        BookingClient client = new BookingClient(base);
+        BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 5, 0, 1);
         double pessimisticTimeouts = Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.PESSIMISTIC);
         double nowaitTimeouts = Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.NOWAIT);

@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -16,7 +15,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -27,8 +25,6 @@ class TicketingTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    @TestHTTPResource("/")
-    URL base;
 
     @Inject
     Pool pool;
@@ -40,7 +36,7 @@ class TicketingTest {
     void everyBookingGetsExactlyOneTicketFromTheWorkers() throws InterruptedException {
         assertEquals(4, workers, "the test profile runs 4 workers");
         String flight = "TICKETS-" + UUID.randomUUID();
-        BookingClient client = new BookingClient(base);
+        BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 500, 0, 8);
         for (int wave = 0; wave < 5; wave++) {
             int first = wave * 100;
