@@ -1,6 +1,7 @@
 package dev.turnstile.retry;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
 
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -17,18 +18,26 @@ import io.smallrye.faulttolerance.api.CustomBackoffStrategy;
  */
 public final class FullJitterBackoff implements CustomBackoffStrategy {
 
-    private final long cap;
+    private final LongSupplier cap;
     private final LongUnaryOperator uniformUpTo;
     private long base;
     private int retries;
 
+    /**
+     * The cap is looked up only when a retry happens: SmallRye creates an instance for every guarded call, and a
+     * config lookup per call showed up in the rental benchmark's CPU profile although most calls never retry.
+     */
     public FullJitterBackoff() {
-        this(ConfigProvider.getConfig().getOptionalValue("turnstile.retry.max-delay-ms", Long.class).orElse(1000L),
+        this(() -> ConfigProvider.getConfig().getOptionalValue("turnstile.retry.max-delay-ms", Long.class).orElse(1000L),
                 bound -> ThreadLocalRandom.current().nextLong(bound + 1));
     }
 
     /** @param uniformUpTo returns a value in [0, bound], both ends included */
     FullJitterBackoff(long cap, LongUnaryOperator uniformUpTo) {
+        this(() -> cap, uniformUpTo);
+    }
+
+    private FullJitterBackoff(LongSupplier cap, LongUnaryOperator uniformUpTo) {
         this.cap = cap;
         this.uniformUpTo = uniformUpTo;
     }
@@ -41,7 +50,7 @@ public final class FullJitterBackoff implements CustomBackoffStrategy {
     @Override
     public long nextDelayInMillis(Throwable cause) {
         retries++;
-        return uniformUpTo.applyAsLong(ceiling(base, cap, retries));
+        return uniformUpTo.applyAsLong(ceiling(base, cap.getAsLong(), retries));
     }
 
     /** The largest wait before retry number {@code retry} (1-based): base * 2^(retry-1), capped, overflow-safe. */
