@@ -32,6 +32,8 @@ PIDS+=($!)
 for _ in $(seq 50); do grep -q "listening on port" "$WORK/dynalite.out" && break; sleep 0.1; done
 DYNAMO="http://127.0.0.1:$(grep -o 'port [0-9]*' "$WORK/dynalite.out" | cut -d' ' -f2)"
 
+# Rental only: the booking's background workers would poll a database without the booking schema (prod applies
+# none) and log a warning twice a second, costing the app CPU during the measurement.
 java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT \
   -Dquarkus.dynamodb.endpoint-override="$DYNAMO" \
   -Dturnstile.local-dynamodb.create-tables=true \
@@ -39,6 +41,7 @@ java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT \
   -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
   -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local \
   -Dquarkus.log.level=WARN -Dturnstile.rental.rides-until-service=2000000000 \
+  -Dturnstile.booking.ticketing.enabled=false -Dturnstile.idempotency.cleanup.enabled=false \
   -jar target/quarkus-app/quarkus-run.jar > "$WORK/app.log" 2>&1 &
 APP=$!
 PIDS+=($APP)
