@@ -9,6 +9,11 @@ if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
   exec env TURNSTILE_BENCH_LOCKED=1 flock /tmp/turnstile-bench.lock "$0" "$@"
 fi
 
+# wrk and pgbench come from Debian's packages (pgbench ships with the PostgreSQL client).
+if ! command -v wrk >/dev/null || ! command -v pgbench >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq wrk postgresql-client >/dev/null
+fi
+
 PORT=18082
 DB=turnstile_bench
 PSQL="psql -U postgres -h 127.0.0.1 -q -v ON_ERROR_STOP=1"
