@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -76,8 +77,9 @@ public class TicketWorkers {
             }
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        // The shutdown thread, not an event loop: waiting here blocks no request.
         while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
     }
 
