@@ -6,7 +6,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,23 +52,25 @@ public class RentalTransactions {
 
     private final DynamoDbAsyncClient dynamo;
     private final RentalTables tables;
-    private final String mode;
+    private final Mode mode;
     private final AtomicReference<Boolean> detected = new AtomicReference<>();
 
     RentalTransactions(DynamoDbAsyncClient dynamo, RentalTables tables,
-            @ConfigProperty(name = "turnstile.rental.transactions", defaultValue = "auto") String mode) {
+            @ConfigProperty(name = "turnstile.rental.transactions", defaultValue = "auto") Mode mode) {
         this.dynamo = dynamo;
         this.tables = tables;
-        this.mode = mode.trim().toLowerCase(Locale.ROOT);
-        if (!List.of("auto", "on", "off").contains(this.mode)) {
-            throw new IllegalArgumentException("turnstile.rental.transactions must be auto, on or off, not '" + mode + "'");
-        }
+        this.mode = mode;
+    }
+
+    /** {@code turnstile.rental.transactions}; the config's enum converter rejects any other value at start. */
+    public enum Mode {
+        AUTO, ON, OFF
     }
 
     /** Whether rent/return go through transactions. In auto mode the first call asks the endpoint; the answer is kept. */
     public Uni<Boolean> enabled() {
-        if (!mode.equals("auto")) {
-            return Uni.createFrom().item(mode.equals("on"));
+        if (mode != Mode.AUTO) {
+            return Uni.createFrom().item(mode == Mode.ON);
         }
         Boolean known = detected.get();
         return known != null ? Uni.createFrom().item(known) : probe().invoke(answer -> {
