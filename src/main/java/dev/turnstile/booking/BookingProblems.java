@@ -2,14 +2,9 @@ package dev.turnstile.booking;
 
 import java.util.Map;
 
-import jakarta.ws.rs.core.Response;
-
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
-
 import dev.turnstile.problem.ProblemException;
-import dev.turnstile.problem.ProblemMappers;
 
-/** The answers a booking can end in, other than success, and the mapper that adds Retry-After to BUSY/TIMEOUT. */
+/** The answers a booking can end in, other than success. */
 public final class BookingProblems {
 
     /** A decision of the seat rules: final for this request, so it is stored under an idempotency key. */
@@ -21,11 +16,8 @@ public final class BookingProblems {
 
     /** The database could not serve the request in time; the same request may succeed a moment later. */
     public static final class Busy extends ProblemException {
-        private final long retryAfterSeconds;
-
         Busy(String reason, String detail, long retryAfterSeconds) {
-            super(503, reason, "Service busy", detail, Map.of("retryAfterSeconds", retryAfterSeconds));
-            this.retryAfterSeconds = retryAfterSeconds;
+            super(503, reason, "Service busy", detail, Map.of(), retryAfterSeconds);
         }
     }
 
@@ -79,13 +71,5 @@ public final class BookingProblems {
 
     static Busy statementTimeout(long retryAfterSeconds) {
         return new Busy("TIMEOUT", "The database did not answer in time; retry shortly.", retryAfterSeconds);
-    }
-
-    public static class Mapper {
-        @ServerExceptionMapper
-        public Response busy(Busy e) {
-            return Response.fromResponse(ProblemMappers.respond(e.toProblem()))
-                    .header("Retry-After", e.retryAfterSeconds).build();
-        }
     }
 }

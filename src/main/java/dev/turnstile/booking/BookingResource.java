@@ -21,7 +21,7 @@ import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
 import dev.turnstile.booking.BookingService.BookingCommand;
-import dev.turnstile.idempotency.IdempotencyKeys.StoredResponse;
+import dev.turnstile.idempotency.StoredResponse;
 import dev.turnstile.problem.Problem;
 import io.smallrye.mutiny.Uni;
 

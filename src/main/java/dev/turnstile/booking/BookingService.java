@@ -16,8 +16,9 @@ import dev.turnstile.booking.BookingProblems.Rejected;
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BookingRepository.Passenger;
 import dev.turnstile.booking.InventoryRepository.Lock;
+import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.IdempotencyKeys;
-import dev.turnstile.idempotency.IdempotencyKeys.StoredResponse;
+import dev.turnstile.idempotency.StoredResponse;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -123,7 +124,7 @@ public class BookingService {
      */
     public Uni<StoredResponse> book(BookingCommand command, String idempotencyKey) {
         Strategy strategy = strategy(command);
-        String fingerprint = IdempotencyKeys.fingerprint("POST",
+        String fingerprint = Idempotency.fingerprint("POST",
                 "/flights/" + command.flightId() + "/fares/" + command.fareClass() + "/bookings?strategy=" + strategy.label(),
                 command.request().passengerId() + '\n' + command.request().isElite());
         Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), idempotencyKey, fingerprint);
@@ -154,7 +155,7 @@ public class BookingService {
     }
 
     public Uni<StoredResponse> cancel(String bookingId, String idempotencyKey) {
-        String fingerprint = IdempotencyKeys.fingerprint("DELETE", "/bookings/" + bookingId, "");
+        String fingerprint = Idempotency.fingerprint("DELETE", "/bookings/" + bookingId, "");
         return attempts.once(connection -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> claim.owned()
                 ? cancel(connection, bookingId).chain(() -> keys.store(connection, idempotencyKey, 204, null))
                 : Uni.createFrom().item(claim.replay())));

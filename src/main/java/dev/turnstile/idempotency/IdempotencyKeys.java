@@ -1,17 +1,11 @@
 package dev.turnstile.idempotency;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import dev.turnstile.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
@@ -49,21 +43,6 @@ public class IdempotencyKeys {
     public record Claim(boolean owned, boolean reclaimed, StoredResponse replay) {
     }
 
-    /** Status and body exactly as first answered; the body is null for an empty answer (204). */
-    public record StoredResponse(int status, String body) {
-    }
-
-    /** SHA-256 over what makes two requests "the same": method, target and canonical body. */
-    public static String fingerprint(String method, String target, String body) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] digest = sha.digest((method + ' ' + target + '\n' + body).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JRE", e);
-        }
-    }
-
     /**
      * Claims {@code key} inside the caller's transaction (must run before any other write in it). An expired key is
      * taken over ({@link Claim#reclaimed()}); a live key with another fingerprint is a client error.
@@ -85,9 +64,7 @@ public class IdempotencyKeys {
 
     private static Claim replay(Row stored, String fingerprint) {
         if (!stored.getString("request_hash").equals(fingerprint)) {
-            throw new ProblemException(422, "IDEMPOTENCY_KEY_REUSED", "Idempotency key reused",
-                    "This Idempotency-Key was already used for a different request; use a new key for a new request.",
-                    Map.of("field", "Idempotency-Key"));
+            throw Idempotency.keyReused();
         }
         return new Claim(false, false, new StoredResponse(stored.getInteger("status_code"), stored.getString("body")));
     }

@@ -31,7 +31,10 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response known(ProblemException e) {
-        return respond(e.toProblem());
+        Response response = respond(e.toProblem());
+        return e.retryAfterSeconds() > 0
+                ? Response.fromResponse(response).header("Retry-After", e.retryAfterSeconds()).build()
+                : response;
     }
 
     @ServerExceptionMapper
