@@ -46,6 +46,33 @@ class DockerfilesTest {
         assertTrue(copies.lines().allMatch(c -> c.contains("--chown=" + user)), "files belong to the runtime user");
     }
 
+    /**
+     * A native executable loads aws-crt's JNI library from its own directory (the jar it would be unpacked from is
+     * not there), so the library the native build leaves in target/ must land beside the executable, and the build
+     * context must admit it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "Dockerfile.native", "Dockerfile.native-micro" })
+    void nativeImageShipsTheCrtLibraryBesideTheExecutable(String name) throws IOException {
+        List<String> copies = Files.readAllLines(Path.of("src/main/docker", name)).stream()
+                .map(String::strip).filter(l -> l.startsWith("COPY ")).toList();
+        String executable = destination(copies.stream().filter(c -> c.contains("target/*-runner")).findFirst().orElseThrow());
+        String directory = executable.substring(0, executable.lastIndexOf('/') + 1);
+        String libraries = copies.stream().filter(c -> c.contains("target/*.so")).findFirst()
+                .orElseThrow(() -> new AssertionError(name + " copies target/*.so"));
+        assertTrue(libraries.contains("target/*.properties"), name + " copies target/*.properties with the libraries");
+        assertEquals(directory, destination(libraries), "the libraries go where the executable is");
+
+        List<String> ignore = Files.readAllLines(Path.of(".dockerignore")).stream().map(String::strip).toList();
+        assertTrue(ignore.contains("!target/*.so") && ignore.contains("!target/*.properties"),
+                ".dockerignore admits the libraries and properties: " + ignore);
+    }
+
+    private static String destination(String copy) {
+        String[] words = copy.split("\\s+");
+        return words[words.length - 1];
+    }
+
     private static String last(List<String> instructions, String keyword) {
         return instructions.stream().filter(l -> l.startsWith(keyword)).reduce((a, b) -> b)
                 .map(l -> l.substring(keyword.length()).strip()).orElse("");

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -172,12 +174,36 @@ class LambdaTemplateTest {
         assertTrue(duration(lambda, "quarkus.dynamodb.api-call-attempt-timeout").compareTo(dynamo) < 0);
 
         SmallRyeConfig prod = config("prod");
+        assertTrue(prod.getOptionalValue("quarkus.dynamodb.async-client.connection-acquisition-timeout", String.class).isEmpty(),
+                "aws-crt ignores the acquisition timeout; api-call-attempt-timeout bounds the wait for a connection");
         assertNotEquals(1, prod.getValue("quarkus.datasource.reactive.max-size", Integer.class), "pods keep a real pool");
         for (SmallRyeConfig profile : List.of(prod, lambda)) {
             assertFalse(profile.getOptionalValue("turnstile.local-postgres.prepare", Boolean.class).orElse(false), "no migration");
             assertFalse(profile.getOptionalValue("turnstile.local-dynamodb.create-tables", Boolean.class).orElse(false), "no tables");
             assertFalse(profile.getOptionalValue("turnstile.local-dynamodb.enabled", Boolean.class).orElse(false), "no dynalite");
         }
+    }
+
+    /**
+     * The native function runs on provided.al2023 (glibc) and loads aws-crt's JNI library from beside its bootstrap.
+     * Quarkus' Lambda build adds every {@code target/*.so} the native build left next to the executable to
+     * function.zip, and the CRT's GraalVM feature leaves the library there for the build machine's architecture: so
+     * each architecture the template offers needs a glibc library in the aws-crt jar the BOM brings, and
+     * src/main/zip.native must neither carry a second copy (a duplicate zip entry) nor replace the bootstrap.
+     */
+    @Test
+    void nativeFunctionZipCanCarryTheCrtLibraryForEachArchitecture() {
+        Map<String, String> crtArchitecture = Map.of("x86_64", "x86_64", "arm64", "armv8");
+        Map<String, Object> function = properties(resources().get("TurnstileFunction"));
+        assertEquals("provided.al2023", ((List<?>) map(function.get("Runtime")).get("Fn::If")).get(1), "native runtime");
+        for (String architecture : strings(map(map(TEMPLATE.get("Parameters")).get("Architecture")).get("AllowedValues"))) {
+            String library = "linux/" + crtArchitecture.get(architecture) + "/glibc/libaws-crt-jni.so";
+            // A resource lookup: touching the CRT class itself would load the library into the test JVM.
+            assertNotNull(LambdaTemplateTest.class.getClassLoader().getResource(library), "the aws-crt jar has " + library);
+        }
+        Path zipNative = Path.of("src/main/zip.native");
+        assertFalse(Files.exists(zipNative.resolve("bootstrap")), "the native executable stays the bootstrap");
+        assertFalse(Files.exists(zipNative.resolve("libaws-crt-jni.so")), "the build adds target/*.so itself");
     }
 
     private static SmallRyeConfig config(String... profiles) throws IOException {
