@@ -41,12 +41,18 @@ CREATE TABLE IF NOT EXISTS bookings (
     cancelled_at    timestamptz,
     idempotency_key text        UNIQUE,
     request_hash    text,
-    -- The ticket queue: PENDING rows are claimed by the workers with FOR UPDATE SKIP LOCKED; VOID = cancelled first.
+    -- The ticket queue: PENDING rows are claimed by the workers with FOR UPDATE SKIP LOCKED. VOID = the booking was
+    -- cancelled: before issue (no ticket_number) or after it (the number stays, the ticket is void and refundable).
     ticket_status   text        NOT NULL DEFAULT 'PENDING' CHECK (ticket_status IN ('PENDING', 'ISSUED', 'VOID')),
     ticket_number   text        UNIQUE,
     ticketed_at     timestamptz
 );
 CREATE INDEX IF NOT EXISTS bookings_confirmed_by_fare ON bookings (flight_id, fare_class) WHERE status = 'CONFIRMED';
+-- A passenger holds at most one confirmed seat per flight (all fare classes): a client that times out and retries
+-- without an Idempotency-Key gets 409 ALREADY_BOOKED instead of a second seat. On an existing production table,
+-- cancel any duplicates first (the CREATE fails on them) and build it with CREATE UNIQUE INDEX CONCURRENTLY.
+CREATE UNIQUE INDEX IF NOT EXISTS bookings_one_seat_per_passenger ON bookings (flight_id, passenger_id)
+    WHERE status = 'CONFIRMED';
 CREATE INDEX IF NOT EXISTS bookings_ticket_pending ON bookings (created_at) WHERE ticket_status = 'PENDING';
 CREATE SEQUENCE IF NOT EXISTS ticket_number_seq;
 

@@ -12,6 +12,10 @@ public final class BookingProblems {
         Rejected(String reason, String title, String detail) {
             super(409, reason, title, detail);
         }
+
+        Rejected(String reason, String title, String detail, Map<String, Object> extensions) {
+            super(409, reason, title, detail, extensions);
+        }
     }
 
     /** The database could not serve the request in time; the same request may succeed a moment later. */
@@ -38,6 +42,13 @@ public final class BookingProblems {
                     "The seats left are kept for elite passengers.");
             case OK -> throw new IllegalArgumentException("OK is not a rejection");
         };
+    }
+
+    /** The passenger already holds a confirmed seat on this flight; the answer names that booking. */
+    static Rejected alreadyBooked(java.util.UUID existing) {
+        return new Rejected("ALREADY_BOOKED", "Already booked",
+                "This passenger already holds a confirmed seat on this flight: booking " + existing + ".",
+                Map.of("bookingId", existing.toString()));
     }
 
     static ProblemException fareNotFound(String flightId, String fareClass) {

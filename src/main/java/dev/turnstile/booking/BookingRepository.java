@@ -16,27 +16,39 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class BookingRepository {
 
-    private static final String INSERT_FROM_SEAT = """
-            INSERT INTO bookings (flight_id, fare_class, passenger_id, elite, shard, idempotency_key, request_hash)
-            SELECT $1, $2, $4, $5, seat.shard, $6, $7 FROM seat
-            RETURNING id""";
+    /**
+     * Every way to take a seat ends in this: the seat (CTE {@code seat}, one UPDATE) and the booking row in one
+     * statement, so the row lock is held one round trip less. The passenger's existing confirmed booking on the flight
+     * is read in the same statement and stops the UPDATE, so a retry without a key takes no second seat and costs no
+     * extra round trip. A duplicate that commits while this statement runs is caught by the unique index (ON CONFLICT
+     * waits for it, then inserts nothing): the seat was taken without a booking, and the caller rolls back and retries.
+     */
+    private static final String TAKE = """
+            WITH existing AS (
+                SELECT id FROM bookings WHERE flight_id = $1 AND passenger_id = $4 AND status = 'CONFIRMED'),
+            seat AS (%s),
+            booked AS (
+                INSERT INTO bookings (flight_id, fare_class, passenger_id, elite, shard, idempotency_key, request_hash)
+                SELECT $1, $2, $4, $5, seat.shard, $6, $7 FROM seat
+                ON CONFLICT (flight_id, passenger_id) WHERE status = 'CONFIRMED' DO NOTHING
+                RETURNING id)
+            SELECT (SELECT id FROM booked) AS id, (SELECT id FROM existing) AS existing,
+                   EXISTS (SELECT 1 FROM seat) AS seat_taken""";
     /** For strategies that have read (and maybe locked) the row: the rule was checked in Java. */
     private static final String TAKE_READ_SEAT = """
-            WITH seat AS (
-                UPDATE flight_inventory SET seats_available = seats_available - 1, version = version + 1
+            UPDATE flight_inventory SET seats_available = seats_available - 1, version = version + 1
                 WHERE flight_id = $1 AND fare_class = $2 AND shard = $3 AND seats_available > 0%s
-                RETURNING shard)
-            """ + INSERT_FROM_SEAT;
-    private static final String TAKE_LOCKED_SEAT = TAKE_READ_SEAT.formatted("");
-    private static final String TAKE_SEAT_AT_VERSION = TAKE_READ_SEAT.formatted(" AND version = $8");
+                  AND NOT EXISTS (SELECT 1 FROM existing)
+                RETURNING shard""";
+    private static final String TAKE_LOCKED_SEAT = TAKE.formatted(TAKE_READ_SEAT.formatted(""));
+    private static final String TAKE_SEAT_AT_VERSION = TAKE.formatted(TAKE_READ_SEAT.formatted(" AND version = $8"));
     /**
      * The rule inside the statement. On a single-row fare the reserve is checked on the row itself, which PostgreSQL
      * re-evaluates against the newest row version after waiting for a concurrent writer, so it is exact. On a
      * sharded fare it needs the sum over the other rows, which nothing locks: see docs/booking.md on write skew.
      */
-    private static final String TAKE_SEAT_ATOMICALLY = """
-            WITH seat AS (
-                UPDATE flight_inventory i SET seats_available = i.seats_available - 1, version = i.version + 1
+    private static final String TAKE_SEAT_ATOMICALLY = TAKE.formatted("""
+            UPDATE flight_inventory i SET seats_available = i.seats_available - 1, version = i.version + 1
                 FROM fares f
                 WHERE f.flight_id = $1 AND f.fare_class = $2 AND i.flight_id = $1 AND i.fare_class = $2
                   AND i.shard = $3 % f.shards AND i.seats_available > 0
@@ -44,21 +56,36 @@ public class BookingRepository {
                        OR (CASE WHEN f.shards = 1 THEN i.seats_available
                            ELSE (SELECT sum(s.seats_available) FROM flight_inventory s
                                  WHERE s.flight_id = $1 AND s.fare_class = $2) END) > f.elite_reserve)
-                RETURNING i.shard)
-            """ + INSERT_FROM_SEAT;
+                  AND NOT EXISTS (SELECT 1 FROM existing)
+                RETURNING i.shard""");
     private static final String FIND = """
-            SELECT id, flight_id, fare_class, passenger_id, elite, status, ticket_number FROM bookings WHERE id = $1""";
-    /** The seat goes back to the booking's shard (or the last one, should a reset have removed it). */
+            SELECT id, flight_id, fare_class, passenger_id, elite, status, ticket_status, ticket_number
+            FROM bookings WHERE id = $1""";
+    private static final String FIND_CONFIRMED = """
+            SELECT id FROM bookings WHERE flight_id = $1 AND passenger_id = $2 AND status = 'CONFIRMED'""";
+    /**
+     * Locks the booking and, FOR KEY SHARE, its fare row: a fare reset (which takes the fare row FOR UPDATE before it
+     * drops or re-creates shard rows) cannot run between this and the seat's return, so the shard the seat goes back
+     * to exists when the next statement (a new snapshot under READ COMMITTED) looks for it.
+     */
+    private static final String LOCK_FOR_CANCEL = """
+            SELECT b.flight_id, b.fare_class, b.shard, b.status, f.shards
+            FROM bookings b JOIN fares f ON f.flight_id = b.flight_id AND f.fare_class = b.fare_class
+            WHERE b.id = $1
+            FOR NO KEY UPDATE OF b FOR KEY SHARE OF f""";
+    /**
+     * The seat goes back to the booking's shard (or the last one, should a reset have removed it), and the booking is
+     * cancelled only if a seat went back, so "no inventory row updated" can never be answered as a cancel. A cancel
+     * voids the ticket whether it was issued or not (an issued number stays, for the refund).
+     */
     private static final String CANCEL = """
-            WITH cancelled AS (
-                UPDATE bookings SET status = 'CANCELLED', cancelled_at = now(),
-                    ticket_status = CASE WHEN ticket_status = 'PENDING' THEN 'VOID' ELSE ticket_status END
-                WHERE id = $1 AND status = 'CONFIRMED'
-                RETURNING flight_id, fare_class, shard)
-            UPDATE flight_inventory i SET seats_available = i.seats_available + 1, version = i.version + 1
-            FROM cancelled c JOIN fares f ON f.flight_id = c.flight_id AND f.fare_class = c.fare_class
-            WHERE i.flight_id = c.flight_id AND i.fare_class = c.fare_class AND i.shard = LEAST(c.shard, f.shards - 1)
-            RETURNING i.shard""";
+            WITH seat AS (
+                UPDATE flight_inventory i SET seats_available = i.seats_available + 1, version = i.version + 1
+                WHERE i.flight_id = $2 AND i.fare_class = $3 AND i.shard = $4
+                RETURNING i.shard)
+            UPDATE bookings SET status = 'CANCELLED', cancelled_at = now(), ticket_status = 'VOID'
+            WHERE id = $1 AND status = 'CONFIRMED' AND EXISTS (SELECT 1 FROM seat)
+            RETURNING id""";
     private static final String COUNT_CONFIRMED = """
             SELECT count(*) AS confirmed FROM bookings WHERE flight_id = $1 AND fare_class = $2 AND status = 'CONFIRMED'""";
     /** An expired idempotency key may be used again: the booking made under it keeps its data but gives up the key. */
@@ -82,21 +109,33 @@ public class BookingRepository {
     public record Passenger(String passengerId, boolean elite, String idempotencyKey, String requestHash) {
     }
 
-    /** Takes a seat on a shard the caller has locked (or reads under SERIALIZABLE); null when the row has none left. */
-    public Uni<UUID> takeLockedSeat(SqlClient client, String flightId, String fareClass, int shard, Passenger passenger) {
+    /**
+     * What a take statement did: {@code booked} is the new booking; else {@code existing} is the passenger's confirmed
+     * booking on this flight (nothing was taken); else {@code seatTaken} says a concurrent duplicate of this passenger
+     * won the unique index after the seat was decremented (roll back); else no seat was left on that row.
+     */
+    public record Taken(UUID booked, UUID existing, boolean seatTaken) {
+    }
+
+    /** The booking a cancel targets, locked, with its fare's current shard count; null when there is none. */
+    public record CancelTarget(String flightId, String fareClass, int shard, String status, int shards) {
+    }
+
+    /** Takes a seat on a shard the caller has locked (or reads under SERIALIZABLE). */
+    public Uni<Taken> takeLockedSeat(SqlClient client, String flightId, String fareClass, int shard, Passenger passenger) {
         return take(client, TAKE_LOCKED_SEAT, Tuple.from(new Object[] { flightId, fareClass, shard,
                 passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash() }));
     }
 
-    /** Takes a seat only if the shard row still has {@code version}; null on a conflict. */
-    public Uni<UUID> takeSeatAtVersion(SqlClient client, String flightId, String fareClass, int shard, long version,
+    /** Takes a seat only if the shard row still has {@code version}. */
+    public Uni<Taken> takeSeatAtVersion(SqlClient client, String flightId, String fareClass, int shard, long version,
             Passenger passenger) {
         return take(client, TAKE_SEAT_AT_VERSION, Tuple.from(new Object[] { flightId, fareClass, shard,
                 passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash(), version }));
     }
 
-    /** Takes a seat on shard {@code shard % shards} if the rule allows it, without any read; null otherwise. */
-    public Uni<UUID> takeSeatAtomically(SqlClient client, String flightId, String fareClass, int shard, Passenger passenger) {
+    /** Takes a seat on shard {@code shard % shards} if the rule allows it, without any read. */
+    public Uni<Taken> takeSeatAtomically(SqlClient client, String flightId, String fareClass, int shard, Passenger passenger) {
         return take(client, TAKE_SEAT_ATOMICALLY, Tuple.from(new Object[] { flightId, fareClass, shard,
                 passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash() }));
     }
@@ -106,9 +145,28 @@ public class BookingRepository {
                 .map(rows -> rows.size() == 0 ? null : toView(rows.iterator().next()));
     }
 
-    /** Cancels a confirmed booking and returns its seat; false when it was not confirmed (or does not exist). */
-    public Uni<Boolean> cancel(SqlClient client, UUID bookingId) {
-        return client.preparedQuery(CANCEL).execute(Tuple.of(bookingId)).map(rows -> rows.rowCount() > 0);
+    /** The passenger's confirmed booking on this flight, or null. */
+    public Uni<UUID> findConfirmed(SqlClient client, String flightId, String passengerId) {
+        return client.preparedQuery(FIND_CONFIRMED).execute(Tuple.of(flightId, passengerId))
+                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getUUID("id"));
+    }
+
+    /** Locks the booking and its fare against a concurrent reset (see {@link #LOCK_FOR_CANCEL}); null if unknown. */
+    public Uni<CancelTarget> lockForCancel(SqlClient client, UUID bookingId) {
+        return client.preparedQuery(LOCK_FOR_CANCEL).execute(Tuple.of(bookingId)).map(rows -> {
+            if (rows.size() == 0) {
+                return null;
+            }
+            Row row = rows.iterator().next();
+            return new CancelTarget(row.getString("flight_id"), row.getString("fare_class"), row.getInteger("shard"),
+                    row.getString("status"), row.getInteger("shards"));
+        });
+    }
+
+    /** Cancels the locked, confirmed booking and returns its seat to {@code shard}; false when no seat went back. */
+    public Uni<Boolean> cancel(SqlClient client, UUID bookingId, CancelTarget target, int shard) {
+        return client.preparedQuery(CANCEL).execute(Tuple.of(bookingId, target.flightId(), target.fareClass(), shard))
+                .map(rows -> rows.size() > 0);
     }
 
     public Uni<Long> countConfirmed(SqlClient client, String flightId, String fareClass) {
@@ -129,14 +187,16 @@ public class BookingRepository {
         return client.preparedQuery(ISSUE_TICKETS).execute(Tuple.of(batch)).map(rows -> rows.rowCount());
     }
 
-    private static Uni<UUID> take(SqlClient client, String sql, Tuple arguments) {
-        return client.preparedQuery(sql).execute(arguments)
-                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getUUID("id"));
+    private static Uni<Taken> take(SqlClient client, String sql, Tuple arguments) {
+        return client.preparedQuery(sql).execute(arguments).map(rows -> {
+            Row row = rows.iterator().next();
+            return new Taken(row.getUUID("id"), row.getUUID("existing"), row.getBoolean("seat_taken"));
+        });
     }
 
     private static BookingView toView(Row row) {
         return new BookingView(row.getUUID("id").toString(), row.getString("flight_id"), row.getString("fare_class"),
                 row.getString("passenger_id"), row.getBoolean("elite"), row.getString("status"),
-                row.getString("ticket_number"));
+                row.getString("ticket_status"), row.getString("ticket_number"));
     }
 }

@@ -3,6 +3,7 @@ package dev.turnstile.booking;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
 
@@ -15,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.turnstile.booking.BookingProblems.Rejected;
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BookingRepository.Passenger;
+import dev.turnstile.booking.BookingRepository.Taken;
 import dev.turnstile.booking.InventoryRepository.Lock;
 import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.IdempotencyKeys;
@@ -90,14 +92,14 @@ public class BookingService {
     }
 
     public Uni<FareSnapshot> fare(String flightId, String fareClass) {
-        return inventory.read(pool, flightId, fareClass, Lock.NONE).chain(state -> {
-            if (state == null) {
+        return inventory.readCounted(pool, flightId, fareClass).map(counted -> {
+            if (counted == null) {
                 throw BookingProblems.fareNotFound(flightId, fareClass);
             }
-            return bookings.countConfirmed(pool, flightId, fareClass).map(booked -> new FareSnapshot(
-                    new FareView(flightId, fareClass, state.seatsTotal(), state.seatsAvailable(), booked,
-                            state.eliteReserve(), state.shards(), state.version()),
-                    state.revision() + "." + state.version()));
+            FareState state = counted.state();
+            return new FareSnapshot(new FareView(flightId, fareClass, state.seatsTotal(), state.seatsAvailable(),
+                    counted.booked(), state.eliteReserve(), state.shards(), state.version()),
+                    state.revision() + "." + state.version());
         });
     }
 
@@ -115,7 +117,8 @@ public class BookingService {
     public Uni<BookingView> book(BookingCommand command) {
         Strategy strategy = strategy(command);
         Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), null, null);
-        return retried(strategy, connection -> take(connection, command, strategy, passenger));
+        return retried(strategy, connection -> take(connection, command, strategy, passenger))
+                .invoke(() -> metrics.booked(strategy));
     }
 
     /**
@@ -128,16 +131,24 @@ public class BookingService {
                 "/flights/" + command.flightId() + "/fares/" + command.fareClass() + "/bookings?strategy=" + strategy.label(),
                 command.request().passengerId() + '\n' + command.request().isElite());
         Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), idempotencyKey, fingerprint);
+        // Counted once committed: a SERIALIZABLE commit can still fail, and its retry books again.
+        AtomicBoolean booked = new AtomicBoolean();
         return retried(strategy, connection -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
+            booked.set(false);
             if (!claim.owned()) {
                 return Uni.createFrom().item(claim.replay());
             }
             Uni<Void> released = claim.reclaimed() ? bookings.releaseKey(connection, idempotencyKey) : Uni.createFrom().voidItem();
             return released.chain(() -> take(connection, command, strategy, passenger))
+                    .invoke(() -> booked.set(true))
                     .chain(booking -> keys.store(connection, idempotencyKey, 201, toJson(booking)))
                     .onFailure(Rejected.class).recoverWithUni(rejected ->
                             keys.store(connection, idempotencyKey, 409, toJson(((Rejected) rejected).toProblem())));
-        }));
+        })).invoke(() -> {
+            if (booked.get()) {
+                metrics.booked(strategy);
+            }
+        });
     }
 
     public Uni<BookingView> booking(String bookingId) {
@@ -163,13 +174,22 @@ public class BookingService {
 
     private Uni<Void> cancel(SqlConnection connection, String bookingId) {
         UUID id = UUID.fromString(bookingId);
-        return bookings.cancel(connection, id).chain(cancelled -> cancelled ? Uni.createFrom().voidItem()
-                : bookings.find(connection, id).map(booking -> {
-                    if (booking == null) {
-                        throw BookingProblems.bookingNotFound(bookingId);
-                    }
-                    return null;
-                }));
+        return bookings.lockForCancel(connection, id).chain(target -> {
+            if (target == null) {
+                throw BookingProblems.bookingNotFound(bookingId);
+            }
+            if (!CONFIRMED.equals(target.status())) {
+                return Uni.createFrom().voidItem();
+            }
+            return bookings.cancel(connection, id, target, SeatRules.returnShard(target.shard(), target.shards()))
+                    .map(returned -> {
+                        if (!returned) {
+                            // The fare lock makes this unreachable; should it happen, roll back rather than lose a seat.
+                            throw new IllegalStateException("No inventory row took back the seat of booking " + bookingId);
+                        }
+                        return null;
+                    });
+        });
     }
 
     // --- strategies ---
@@ -192,29 +212,19 @@ public class BookingService {
             // Any start is fine as long as concurrent bookings spread: the SQL takes it modulo the shard count.
             case SHARDED -> takeAtomically(connection, command, passenger, RANDOM.applyAsInt(1 << 20));
         };
-        return taken.map(id -> {
-            metrics.booked(strategy);
-            return new BookingView(id.toString(), command.flightId(), command.fareClass(), passenger.passengerId(),
-                    passenger.elite(), CONFIRMED, null);
-        });
+        return taken.map(id -> new BookingView(id.toString(), command.flightId(), command.fareClass(),
+                passenger.passengerId(), passenger.elite(), CONFIRMED, "PENDING", null));
     }
 
     /** Read (and lock, per {@code lock}) every shard row, decide in Java on the sum, take a seat on one shard. */
     private Uni<UUID> readAndTake(SqlConnection connection, BookingCommand command, Passenger passenger, Lock lock,
             boolean atReadVersion) {
-        return inventory.read(connection, command.flightId(), command.fareClass(), lock).chain(state -> {
-            int shard = allowedShard(command, state, passenger);
-            Uni<UUID> taken = atReadVersion
-                    ? bookings.takeSeatAtVersion(connection, command.flightId(), command.fareClass(), shard,
-                            state.shard(shard).version(), passenger)
-                    : bookings.takeLockedSeat(connection, command.flightId(), command.fareClass(), shard, passenger);
-            return taken.map(id -> {
-                if (id == null) {
-                    throw new RetryableConflict("shard " + shard + " changed since it was read");
-                }
-                return id;
-            });
-        });
+        return inventory.read(connection, command.flightId(), command.fareClass(), lock).chain(state ->
+                allowedShard(connection, command, state, passenger).chain(shard -> (atReadVersion
+                        ? bookings.takeSeatAtVersion(connection, command.flightId(), command.fareClass(), shard,
+                                state.shard(shard).version(), passenger)
+                        : bookings.takeLockedSeat(connection, command.flightId(), command.fareClass(), shard, passenger))
+                        .map(taken -> booked(taken, "shard " + shard + " changed since it was read"))));
     }
 
     /**
@@ -223,14 +233,18 @@ public class BookingService {
      */
     private Uni<UUID> takeAtomically(SqlConnection connection, BookingCommand command, Passenger passenger, int startShard) {
         return bookings.takeSeatAtomically(connection, command.flightId(), command.fareClass(), startShard, passenger)
-                .chain(id -> id != null ? Uni.createFrom().item(id) : fallOver(connection, command, passenger, 1));
+                .chain(taken -> {
+                    UUID id = booked(taken, null);
+                    return id != null ? Uni.createFrom().item(id) : fallOver(connection, command, passenger, 1);
+                });
     }
 
     private Uni<UUID> fallOver(SqlConnection connection, BookingCommand command, Passenger passenger, int round) {
         return inventory.read(connection, command.flightId(), command.fareClass(), Lock.NONE)
-                .chain(state -> bookings.takeSeatAtomically(connection, command.flightId(), command.fareClass(),
-                        allowedShard(command, state, passenger), passenger))
-                .chain(id -> {
+                .chain(state -> allowedShard(connection, command, state, passenger))
+                .chain(shard -> bookings.takeSeatAtomically(connection, command.flightId(), command.fareClass(), shard, passenger))
+                .chain(taken -> {
+                    UUID id = booked(taken, null);
                     if (id != null) {
                         return Uni.createFrom().item(id);
                     }
@@ -241,16 +255,42 @@ public class BookingService {
                 });
     }
 
-    /** The shard to take a seat from, or the rule's rejection. */
-    private static int allowedShard(BookingCommand command, FareState state, Passenger passenger) {
+    /**
+     * The new booking's id; ALREADY_BOOKED when the passenger holds a seat on the flight; a retry when a duplicate of
+     * this passenger committed concurrently (the seat was decremented without a booking: roll it back). When no seat
+     * was left on the row: a retry if {@code noSeat} says why, else null.
+     */
+    private static UUID booked(Taken taken, String noSeat) {
+        if (taken.booked() != null) {
+            return taken.booked();
+        }
+        if (taken.existing() != null) {
+            throw BookingProblems.alreadyBooked(taken.existing());
+        }
+        if (taken.seatTaken()) {
+            throw new RetryableConflict("the passenger was booked concurrently");
+        }
+        if (noSeat != null) {
+            throw new RetryableConflict(noSeat);
+        }
+        return null;
+    }
+
+    /**
+     * The shard to take a seat from, or the rule's rejection. A passenger who already holds a seat on the flight
+     * hears ALREADY_BOOKED rather than SOLD_OUT; that look-up runs only on the way to a rejection.
+     */
+    private Uni<Integer> allowedShard(SqlConnection connection, BookingCommand command, FareState state, Passenger passenger) {
         if (state == null) {
             throw BookingProblems.fareNotFound(command.flightId(), command.fareClass());
         }
         SeatRules.Decision decision = SeatRules.decide(state.seatsAvailable(), state.eliteReserve(), passenger.elite());
-        if (decision != SeatRules.Decision.OK) {
-            throw BookingProblems.rejected(decision);
+        if (decision == SeatRules.Decision.OK) {
+            return Uni.createFrom().item(SeatRules.pickShard(state.shardSeats(), RANDOM));
         }
-        return SeatRules.pickShard(state.shardSeats(), RANDOM);
+        return bookings.findConfirmed(connection, command.flightId(), passenger.passengerId()).map(existing -> {
+            throw existing != null ? BookingProblems.alreadyBooked(existing) : BookingProblems.rejected(decision);
+        });
     }
 
     private Strategy strategy(BookingCommand command) {

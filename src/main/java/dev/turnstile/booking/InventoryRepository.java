@@ -35,6 +35,13 @@ public class InventoryRepository {
             SELECT f.seats_total, f.elite_reserve, f.shards, f.revision, i.shard, i.seats_available, i.version
             FROM fares f JOIN flight_inventory i ON i.flight_id = f.flight_id AND i.fare_class = f.fare_class
             WHERE f.flight_id = $1 AND f.fare_class = $2 ORDER BY i.shard""";
+    /** As READ plus the confirmed count, in one statement: one snapshot, so the figures add up under any load. */
+    private static final String READ_COUNTED = """
+            SELECT f.seats_total, f.elite_reserve, f.shards, f.revision, i.shard, i.seats_available, i.version,
+                   (SELECT count(*) FROM bookings b WHERE b.flight_id = f.flight_id AND b.fare_class = f.fare_class
+                          AND b.status = 'CONFIRMED') AS booked
+            FROM fares f JOIN flight_inventory i ON i.flight_id = f.flight_id AND i.fare_class = f.fare_class
+            WHERE f.flight_id = $1 AND f.fare_class = $2 ORDER BY i.shard""";
     private static final String CREATE_FARE = """
             INSERT INTO fares (flight_id, fare_class, seats_total, elite_reserve, shards) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (flight_id, fare_class) DO NOTHING RETURNING revision""";
@@ -60,6 +67,17 @@ public class InventoryRepository {
     public Uni<FareState> read(SqlClient client, String flightId, String fareClass, Lock lock) {
         return client.preparedQuery(READ + lock.clause).execute(Tuple.of(flightId, fareClass))
                 .map(rows -> toState(flightId, fareClass, rows));
+    }
+
+    /** A fare with its confirmed bookings, as of one snapshot. */
+    public record CountedFare(FareState state, long booked) {
+    }
+
+    /** The fare and its confirmed-booking count read in one statement, or null when there is no such fare. */
+    public Uni<CountedFare> readCounted(SqlClient client, String flightId, String fareClass) {
+        return client.preparedQuery(READ_COUNTED).execute(Tuple.of(flightId, fareClass)).map(rows -> rows.size() == 0
+                ? null
+                : new CountedFare(toState(flightId, fareClass, rows), rows.iterator().next().getLong("booked")));
     }
 
     /** Inserts a new fare with its shard rows; false (and no write) when the fare exists already. */

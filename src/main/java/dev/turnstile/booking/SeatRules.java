@@ -36,6 +36,11 @@ public final class SeatRules {
         return open.isEmpty() ? -1 : open.get(randomBelow.applyAsInt(open.size())).shard();
     }
 
+    /** The shard a cancelled booking's seat goes back to: its own, or the last one if a reset has removed it. */
+    public static int returnShard(int bookedShard, int shards) {
+        return Math.min(bookedShard, shards - 1);
+    }
+
     /** Splits {@code seats} over {@code shards} rows as evenly as possible; the first rows take the remainder. */
     public static int[] split(int seats, int shards) {
         int[] split = new int[shards];

@@ -21,13 +21,22 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class IdempotencyKeys {
 
+    /**
+     * Portable SQL (no {@code xmax}, which CockroachDB and YugabyteDB lack): whether the key was an expired one taken
+     * over is read from the statement's snapshot next to the upsert. A row is returned only when this transaction owns
+     * the key.
+     */
     private static final String CLAIM = """
-            INSERT INTO idempotency_keys AS k (key, request_hash, created_at, expires_at)
-            VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
-            ON CONFLICT (key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = NULL,
-                response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-            WHERE k.expires_at <= now()
-            RETURNING (xmax <> 0) AS reclaimed""";
+            WITH expired AS (
+                SELECT 1 FROM idempotency_keys WHERE key = $1 AND expires_at <= now()),
+            claimed AS (
+                INSERT INTO idempotency_keys AS k (key, request_hash, created_at, expires_at)
+                VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+                ON CONFLICT (key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = NULL,
+                    response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+                WHERE k.expires_at <= now()
+                RETURNING k.key)
+            SELECT EXISTS (SELECT 1 FROM expired) AS reclaimed FROM claimed""";
     private static final String STORED = "SELECT request_hash, status_code, response_body::text AS body FROM idempotency_keys WHERE key = $1";
     private static final String STORE = """
             UPDATE idempotency_keys SET status_code = $2, response_body = $3

@@ -61,6 +61,28 @@ class TicketingTest {
         assertTrue(number != null && number.startsWith("TK"), number);
     }
 
+    @Test
+    void cancellingVoidsTheTicketWhetherIssuedOrNot() throws InterruptedException {
+        String flight = "VOID-" + UUID.randomUUID();
+        BookingClient client = new BookingClient();
+        client.putFare(flight, "Y", 5, 0, 1);
+        String issued = client.book(flight, "Y", "atomic", "issued", false, null).join().json().getString("bookingId");
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (given().get("/bookings/" + issued).path("ticketNumber") == null && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        String number = given().get("/bookings/" + issued).then().body("ticketStatus", org.hamcrest.Matchers.is("ISSUED"))
+                .extract().path("ticketNumber");
+
+        given().delete("/bookings/" + issued).then().statusCode(204);
+
+        given().get("/bookings/" + issued).then().statusCode(200).body("status", org.hamcrest.Matchers.is("CANCELLED"))
+                .body("ticketStatus", org.hamcrest.Matchers.is("VOID"))
+                .body("ticketNumber", org.hamcrest.Matchers.is(number));
+        assertEquals("VOID", pool.preparedQuery("SELECT ticket_status FROM bookings WHERE id = $1")
+                .execute(Tuple.of(UUID.fromString(issued))).await().atMost(TIMEOUT).iterator().next().getString(0));
+    }
+
     private Row tickets(String flight) {
         return pool.preparedQuery("""
                 SELECT count(*) FILTER (WHERE ticket_status = 'PENDING') AS pending,

@@ -100,10 +100,10 @@ class WriteSkewTest {
             assertEquals(SeatRules.Decision.OK, SeatRules.decide(seenByTwo.seatsAvailable(), seenByTwo.eliteReserve(), false));
 
             assertNotNull(bookings.takeSeatAtVersion(first, flight, "Y", 0, seenByOne.shard(0).version(), passenger())
-                    .await().atMost(TIMEOUT));
+                    .await().atMost(TIMEOUT).booked());
             one.commit().await().atMost(TIMEOUT);
             UUID secondBooking = bookings.takeSeatAtVersion(second, flight, "Y", 1, seenByTwo.shard(1).version(), passenger())
-                    .await().atMost(TIMEOUT);
+                    .await().atMost(TIMEOUT).booked();
             assertNotNull(secondBooking, "shard 1 was not touched, so its version check passes");
             two.commit().await().atMost(TIMEOUT);
         } finally {
