@@ -3,6 +3,7 @@ package dev.turnstile.problem;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import jakarta.validation.ConstraintViolation;
@@ -20,6 +21,9 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * Every error leaves Turnstile as {@code application/problem+json}. Input errors name the field, so that a client
@@ -84,6 +88,28 @@ public class ProblemMappers {
         String title = known == null ? "HTTP " + status : known.getReasonPhrase();
         String reason = known == null ? "HTTP_" + status : known.name();
         return respond(new Problem(status, reason, title, e.getMessage(), Map.of()));
+    }
+
+    // --- DynamoDB (AWS SDK) faults: unreachable, timing out or throttling is transient, a 503 the client retries ---
+
+    private static final Set<String> DYNAMODB_THROTTLING = Set.of("ProvisionedThroughputExceededException",
+            "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ServiceUnavailable");
+
+    /** The SDK's client-side failures (ApiCallTimeoutException, ApiCallAttemptTimeoutException, no connection). */
+    @ServerExceptionMapper
+    public Response sdkClient(SdkClientException e) {
+        LOG.warnf("DynamoDB unavailable: %s", e.getMessage());
+        return known(new StoreUnavailable("DynamoDB", 1));
+    }
+
+    @ServerExceptionMapper
+    public Response awsService(AwsServiceException e) {
+        if (e.isThrottlingException() || e.statusCode() >= 500 || (e.awsErrorDetails() != null
+                && DYNAMODB_THROTTLING.contains(e.awsErrorDetails().errorCode()))) {
+            LOG.warnf("DynamoDB throttling or unavailable: %s", e.getMessage());
+            return known(new StoreUnavailable("DynamoDB", 1));
+        }
+        return unexpected(e);
     }
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)

@@ -1,15 +1,21 @@
 package dev.turnstile.rental;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
@@ -26,7 +32,11 @@ import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.problem.ProblemException;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -40,6 +50,10 @@ public class BikeResource {
 
     private static final String ID = BikeRequests.ID;
     private static final String ID_MESSAGE = BikeRequests.ID_MESSAGE;
+    private static final String KEY_MESSAGE = "must be 1-255 printable ASCII characters without spaces";
+    private static final String LEASE_TOKEN = "Lease-Token";
+    private static final String WORKSHOP_SCOPE = "workshop";
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
     private final RentalService rentals;
     private final LeaseService leases;
@@ -66,60 +80,119 @@ public class BikeResource {
         });
     }
 
+    /**
+     * One page of a station's bikes. {@code cursor} is opaque to clients (base64url of where the page ended); a
+     * page with a filter may hold fewer than {@code limit} bikes, even none, and still have a {@code next}.
+     */
     @GET
-    public Uni<List<Bike>> atStation(@QueryParam("station") @NotBlank @Size(max = 64) String station,
-            @QueryParam("status") @Pattern(regexp = BikeRequests.STATUS, message = BikeRequests.STATUS_MESSAGE) String status) {
-        return rentals.atStation(station, Optional.ofNullable(status).map(BikeStatus::valueOf));
+    public Uni<Response> atStation(@QueryParam("station") @NotBlank @Size(max = 64) String station,
+            @QueryParam("status") @Pattern(regexp = BikeRequests.STATUS, message = BikeRequests.STATUS_MESSAGE) String status,
+            @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(500) int limit,
+            @QueryParam("cursor") @Size(max = 200) String cursor, @Context UriInfo uri) {
+        Optional<String> after = Optional.ofNullable(cursor).map(BikeResource::afterBikeId);
+        return rentals.atStation(station, Optional.ofNullable(status).map(BikeStatus::valueOf), limit, after)
+                .map(page -> {
+                    Optional<String> next = page.lastBikeId().map(last -> ENCODER.encodeToString(
+                            last.getBytes(StandardCharsets.UTF_8)));
+                    Response.ResponseBuilder answer = Response.ok(new StationPage(page.bikes(), next.orElse(null)));
+                    next.ifPresent(token -> answer.link(uri.getRequestUriBuilder().replaceQueryParam("cursor", token).build(), "next"));
+                    return answer.build();
+                });
+    }
+
+    /** The body of a station listing: the bikes, and the cursor of the next page when there may be one. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @RegisterForReflection
+    public record StationPage(List<Bike> bikes, String next) {
+    }
+
+    private static String afterBikeId(String cursor) {
+        try {
+            String bikeId = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            if (bikeId.matches(ID)) {
+                return bikeId;
+            }
+        } catch (IllegalArgumentException notBase64) {
+            // answered below, like any other cursor that this API did not hand out
+        }
+        throw new ProblemException(400, "INVALID_REQUEST", "Invalid request", "cursor is not a cursor from a next link",
+                Map.of("errors", List.of(Map.of("field", "cursor", "message", "is not a cursor from a next link"))));
     }
 
     @POST
     @Path("{bikeId}/rent")
     public Uni<Response> rent(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
             @QueryParam("mode") @Pattern(regexp = "condition|read-decide-write", message = "must be condition or read-decide-write") String mode,
-            @HeaderParam("Idempotency-Key") @Size(max = 255) String idempotencyKey,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
+            @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Rent body) {
-        Uni<Bike> rented = "condition".equals(mode)
-                ? rentals.rentByCondition(bikeId, body.customerId())
-                : rentals.rent(bikeId, body.customerId(), Optional.ofNullable(idempotencyKey));
-        return rented.map(BikeResource::ok);
+        if ("condition".equals(mode)) {
+            if (idempotencyKey != null) {
+                // one UpdateItem cannot also write the key's record; the read-decide-write path can
+                throw new ProblemException(400, "INVALID_REQUEST", "Invalid request",
+                        "Idempotency-Key cannot be combined with mode=condition; drop one of them",
+                        Map.of("errors", List.of(Map.of("field", Idempotency.HEADER,
+                                "message", "cannot be combined with mode=condition"))));
+            }
+            return rentals.rentByCondition(bikeId, body.customerId(), leaseToken).map(BikeResource::ok);
+        }
+        if (idempotencyKey == null) {
+            return rentals.rent(bikeId, body.customerId(), leaseToken).map(BikeResource::ok);
+        }
+        KeyedRequest key = KeyedRequest.of(body.customerId(), idempotencyKey,
+                Idempotency.fingerprint("POST", "/bikes/" + bikeId + "/rent", body.customerId()));
+        return rentals.rent(bikeId, body.customerId(), leaseToken, key).map(BikeResource::keyed);
     }
 
     @POST
     @Path("{bikeId}/return")
     public Uni<Response> giveBack(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
-            @HeaderParam("Idempotency-Key") @Size(max = 255) String idempotencyKey,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @Valid @NotNull BikeRequests.Return body) {
-        return rentals.giveBack(bikeId, body.customerId(), body.station(), Optional.ofNullable(idempotencyKey))
-                .map(BikeResource::ok);
+        if (idempotencyKey == null) {
+            return rentals.giveBack(bikeId, body.customerId(), body.station()).map(BikeResource::ok);
+        }
+        KeyedRequest key = KeyedRequest.of(body.customerId(), idempotencyKey, Idempotency.fingerprint("POST",
+                "/bikes/" + bikeId + "/return", body.customerId() + "\n" + body.station()));
+        return rentals.giveBack(bikeId, body.customerId(), body.station(), key).map(BikeResource::keyed);
     }
 
+    /** Workshop calls carry no caller identity yet: their keys share one scope. */
     @POST
     @Path("{bikeId}/service")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> service(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId) {
-        return rentals.service(bikeId).map(BikeResource::ok);
+    public Uni<Response> service(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
+            @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken) {
+        if (idempotencyKey == null) {
+            return rentals.service(bikeId, leaseToken).map(BikeResource::ok);
+        }
+        KeyedRequest key = KeyedRequest.of(WORKSHOP_SCOPE, idempotencyKey,
+                Idempotency.fingerprint("POST", "/bikes/" + bikeId + "/service", ""));
+        return rentals.service(bikeId, leaseToken, key).map(BikeResource::keyed);
     }
 
     @PATCH
     @Path("{bikeId}")
     public Uni<Response> annotate(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
-            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Valid @NotNull BikeRequests.Note body,
-            @Context Request request) {
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
+            @Valid @NotNull BikeRequests.Note body, @Context Request request) {
         requireIfMatch(ifMatch);
         return rentals.get(bikeId)
                 .map(seen -> precondition(request, seen))
-                .flatMap(seen -> rentals.annotate(seen, body.note()))
+                .flatMap(seen -> rentals.annotate(seen, body.note(), leaseToken))
                 .map(BikeResource::ok);
     }
 
     @DELETE
     @Path("{bikeId}")
     public Uni<Response> delete(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
-            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request) {
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
+            @Context Request request) {
         requireIfMatch(ifMatch);
         return rentals.get(bikeId)
                 .map(seen -> precondition(request, seen))
-                .flatMap(rentals::delete)
+                .flatMap(seen -> rentals.delete(seen, leaseToken))
                 .map(deleted -> Response.noContent().build());
     }
 
@@ -134,7 +207,7 @@ public class BikeResource {
     @DELETE
     @Path("{bikeId}/lease")
     public Uni<Response> release(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
-            @HeaderParam("Lease-Token") @NotBlank @Size(max = 64) String leaseToken) {
+            @HeaderParam(LEASE_TOKEN) @NotBlank @Size(max = 64) String leaseToken) {
         return leases.release(bikeId, leaseToken).map(released -> Response.noContent().build());
     }
 
@@ -157,7 +230,14 @@ public class BikeResource {
         return Response.ok(bike).tag(tag(bike)).build();
     }
 
+    /** The answer stored under the key, byte for byte; the first answer is given from it too. */
+    private static Response keyed(KeyedAnswer keyed) {
+        Response.ResponseBuilder answer = Response.status(keyed.answer().status())
+                .type(MediaType.APPLICATION_JSON_TYPE).entity(keyed.answer().body()).tag(new EntityTag(keyed.tag()));
+        return (keyed.replayed() ? answer.header(Idempotency.REPLAYED_HEADER, "true") : answer).build();
+    }
+
     private static EntityTag tag(Bike bike) {
-        return new EntityTag(Long.toString(bike.version()));
+        return new EntityTag(bike.tag());
     }
 }

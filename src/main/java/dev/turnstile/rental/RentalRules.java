@@ -9,7 +9,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The rental rules as pure functions of the bike that was read: each returns the next state or throws
- * {@link RentalRejected}. No I/O, no clock, no version handling, so the service can run them again on every retry.
+ * {@link RentalRejected} (or {@link Leased}). No I/O, no clock, no version handling, so the service can run them again on every retry.
  */
 @Singleton
 public class RentalRules {
@@ -25,7 +25,18 @@ public class RentalRules {
         return ridesUntilService;
     }
 
-    public Bike rent(Bike bike, String customerId, Instant now) {
+    /**
+     * A lease held by someone else (whose token was not presented) blocks renting, servicing, editing and deleting
+     * until it expires; returning is never blocked, the rider must be able to end the ride.
+     */
+    public void unlessLeased(Bike bike, String leaseToken, Instant now) {
+        if (bike.leasedAgainst(leaseToken, now)) {
+            throw new Leased(bike.bikeId(), bike.leaseHolder(), bike.leaseExpiresAt());
+        }
+    }
+
+    public Bike rent(Bike bike, String customerId, String leaseToken, Instant now) {
+        unlessLeased(bike, leaseToken, now);
         if (bike.status() != BikeStatus.AVAILABLE) {
             throw new RentalRejected("NOT_AVAILABLE", "Bike " + bike.bikeId() + " is " + bike.status());
         }
@@ -47,14 +58,24 @@ public class RentalRules {
         return bike.returnedTo(station, next);
     }
 
-    public Bike service(Bike bike) {
+    public Bike service(Bike bike, String leaseToken, Instant now) {
+        unlessLeased(bike, leaseToken, now);
         if (bike.status() != BikeStatus.MAINTENANCE) {
             throw new RentalRejected("NOT_IN_MAINTENANCE", "Bike " + bike.bikeId() + " is " + bike.status());
         }
         return bike.serviced();
     }
 
-    public Bike annotate(Bike bike, String note) {
+    public Bike annotate(Bike bike, String note, String leaseToken, Instant now) {
+        unlessLeased(bike, leaseToken, now);
         return bike.withNote(note);
+    }
+
+    /** A rented bike stays: deleting it would strand its rider (and, with transactions, their active rental). */
+    public void delete(Bike bike, String leaseToken, Instant now) {
+        unlessLeased(bike, leaseToken, now);
+        if (bike.status() == BikeStatus.RENTED) {
+            throw new RentalRejected("BIKE_RENTED", "Bike " + bike.bikeId() + " is rented; it can be deleted once returned");
+        }
     }
 }

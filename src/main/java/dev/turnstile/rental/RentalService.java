@@ -1,15 +1,25 @@
 package dev.turnstile.rental;
 
+import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.faulttolerance.Retry;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.turnstile.idempotency.Idempotency;
+import dev.turnstile.idempotency.StoredResponse;
+import dev.turnstile.problem.ProblemException;
+import dev.turnstile.problem.StoreUnavailable;
+import dev.turnstile.rental.IdempotencyRecords.IdempotencyRecord;
 import dev.turnstile.retry.FullJitterBackoff;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,23 +33,43 @@ import io.smallrye.mutiny.Uni;
  * ({@code NOT_AVAILABLE}) rather than "conflict". Business rejections and other failures are never retried, and
  * neither are human edits (note, delete): those answer 412 and let the person look again.
  *
+ * <p>With an Idempotency-Key the same steps run inside the key's record (docs/rental.md, "Idempotency"): without
+ * transactions, claim (the record IN_PROGRESS with the answer about to be made true) -> bike write that also
+ * remembers the key in the item -> complete. The bike item is the proof of what happened, so a crash between any
+ * two steps is recovered on the retry. With transactions, the record is one more item of the transaction.
+ *
  * <p>Created at startup so that its counters are at /q/metrics (at 0) before the first rental.
  */
 @ApplicationScoped
 @Startup
 public class RentalService {
 
+    /** An operation's decision on the bike that was read; throws the business refusal. */
+    private interface Decision {
+        Bike decide(Bike read, Instant now);
+    }
+
+    /** How an operation writes its decision when transactions are on (null: the plain conditional write). */
+    private interface Transacted {
+        Uni<Bike> write(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record);
+    }
+
     private final BikeRepository bikes;
     private final RentalRules rules;
     private final RentalTransactions transactions;
+    private final IdempotencyRecords records;
+    private final ObjectMapper json;
     private final Counter conflicts;
     private final Counter retries;
     private final Counter exhausted;
 
-    RentalService(BikeRepository bikes, RentalRules rules, RentalTransactions transactions, MeterRegistry registry) {
+    RentalService(BikeRepository bikes, RentalRules rules, RentalTransactions transactions, IdempotencyRecords records,
+            ObjectMapper json, MeterRegistry registry) {
         this.bikes = bikes;
         this.rules = rules;
         this.transactions = transactions;
+        this.records = records;
+        this.json = json;
         this.conflicts = Counter.builder("turnstile.rental.version.conflicts")
                 .description("Conditional bike writes that found another version than the one read")
                 .register(registry);
@@ -59,57 +89,78 @@ public class RentalService {
         return bikes.get(bikeId);
     }
 
-    public Uni<List<Bike>> atStation(String station, Optional<BikeStatus> status) {
-        return bikes.listByStation(station).map(found -> found.stream()
-                .filter(bike -> status.map(wanted -> wanted == bike.status()).orElse(true))
-                .toList());
+    public Uni<BikeRepository.BikePage> atStation(String station, Optional<BikeStatus> status, int limit,
+            Optional<String> afterBikeId) {
+        return bikes.page(station, status, limit, afterBikeId);
     }
 
-    public Uni<Bike> rent(String bikeId, String customerId, Optional<String> idempotencyKey) {
-        return withRetries(bikeId, read -> {
-            Bike next = rules.rent(read, customerId, Instant.now());
-            return transactions.enabled().flatMap(on -> on
-                    ? transactions.rent(read, next, idempotencyKey)
-                    : bikes.save(next));
-        });
+    public Uni<Bike> rent(String bikeId, String customerId, String leaseToken) {
+        return plain(bikeId, rentDecision(customerId, leaseToken), this::rentTransacted, leaseToken);
+    }
+
+    public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, KeyedRequest key) {
+        return keyed(bikeId, key, rentDecision(customerId, leaseToken), this::rentTransacted, leaseToken);
+    }
+
+    private Decision rentDecision(String customerId, String leaseToken) {
+        return (read, now) -> rules.rent(read, customerId, leaseToken, now);
+    }
+
+    private Uni<Bike> rentTransacted(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
+        return transactions.rent(read, next, now, record);
     }
 
     /**
      * The condition-only path: one UpdateItem whose condition is the rule, no read first. When the condition fails,
      * the current bike (from the failure) says which rule it was; it does not touch the customer's record.
      */
-    public Uni<Bike> rentByCondition(String bikeId, String customerId) {
+    public Uni<Bike> rentByCondition(String bikeId, String customerId, String leaseToken) {
         Instant now = Instant.now();
-        return bikes.rentByCondition(bikeId, customerId, now, rules.ridesUntilService())
+        return bikes.rentByCondition(bikeId, customerId, leaseToken, now, rules.ridesUntilService())
                 .onFailure(VersionConflict.class).transform(failure -> {
                     VersionConflict conflict = (VersionConflict) failure;
-                    conflict.current().ifPresent(current -> rules.rent(current, customerId, now));
+                    conflict.current().ifPresent(current -> rules.rent(current, customerId, leaseToken, now));
                     conflicts.increment();
                     return conflict;
                 });
     }
 
-    public Uni<Bike> giveBack(String bikeId, String customerId, String station, Optional<String> idempotencyKey) {
-        return withRetries(bikeId, read -> {
-            Bike next = rules.giveBack(read, customerId, station);
-            return transactions.enabled().flatMap(on -> on
-                    ? transactions.giveBack(read, next, Instant.now(), idempotencyKey)
-                    : bikes.save(next));
-        });
+    public Uni<Bike> giveBack(String bikeId, String customerId, String station) {
+        return plain(bikeId, returnDecision(customerId, station), this::returnTransacted, null);
     }
 
-    public Uni<Bike> service(String bikeId) {
-        return withRetries(bikeId, read -> bikes.save(rules.service(read)));
+    public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, KeyedRequest key) {
+        return keyed(bikeId, key, returnDecision(customerId, station), this::returnTransacted, null);
+    }
+
+    private Decision returnDecision(String customerId, String station) {
+        return (read, now) -> rules.giveBack(read, customerId, station);
+    }
+
+    private Uni<Bike> returnTransacted(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
+        return transactions.giveBack(read, next, now, record);
+    }
+
+    public Uni<Bike> service(String bikeId, String leaseToken) {
+        return plain(bikeId, (read, now) -> rules.service(read, leaseToken, now), null, leaseToken);
+    }
+
+    public Uni<KeyedAnswer> service(String bikeId, String leaseToken, KeyedRequest key) {
+        return keyed(bikeId, key, (read, now) -> rules.service(read, leaseToken, now), null, leaseToken);
     }
 
     /** A person's edit of the version they saw: a conflict is theirs to resolve (412), never retried here. */
-    public Uni<Bike> annotate(Bike seen, String note) {
-        return bikes.save(rules.annotate(seen, note))
+    public Uni<Bike> annotate(Bike seen, String note, String leaseToken) {
+        Instant now = Instant.now();
+        return Uni.createFrom().item(() -> rules.annotate(seen, note, leaseToken, now))
+                .flatMap(next -> bikes.save(next, leaseToken, now))
                 .onFailure(VersionConflict.class).transform(this::staleFor);
     }
 
-    public Uni<Void> delete(Bike seen) {
-        return bikes.delete(seen.bikeId(), seen.version())
+    public Uni<Void> delete(Bike seen, String leaseToken) {
+        Instant now = Instant.now();
+        return Uni.createFrom().item(seen).invoke(bike -> rules.delete(bike, leaseToken, now))
+                .flatMap(bike -> bikes.delete(bike, leaseToken, now))
                 .onFailure(VersionConflict.class).transform(this::staleFor);
     }
 
@@ -119,9 +170,115 @@ public class RentalService {
         return conflict.current().<Throwable>map(StaleVersion::new).orElse(conflict);
     }
 
-    private Uni<Bike> withRetries(String bikeId, Function<Bike, Uni<Bike>> decideAndWrite) {
+    private Uni<Bike> plain(String bikeId, Decision decision, Transacted transacted, String leaseToken) {
+        return withRetries(bikeId, read -> {
+            Instant now = Instant.now();
+            Bike next = decision.decide(read, now);
+            return transacted == null ? bikes.save(next, leaseToken, now) : transactions.enabled().flatMap(on -> on
+                    ? transacted.write(read, next, now, Optional.empty())
+                    : bikes.save(next, leaseToken, now));
+        });
+    }
+
+    /**
+     * The keyed path. A record found first settles the request (replay, 422, 409 in progress) unless its owner
+     * abandoned it; then each attempt reads the bike: if the item shows the key applied, the record's answer is
+     * what happened and is completed and given; otherwise the decision is made, claimed and written.
+     */
+    private Uni<KeyedAnswer> keyed(String bikeId, KeyedRequest key, Decision decision, Transacted transacted,
+            String leaseToken) {
+        String owner = UUID.randomUUID().toString();
+        return records.find(key.id()).flatMap(found -> {
+            Optional<KeyedAnswer> settled = found.flatMap(record -> settle(record, key, owner, Instant.now()));
+            if (settled.isPresent()) {
+                return Uni.createFrom().item(settled.get());
+            }
+            return withRetries(bikeId, read -> {
+                if (read.applied(key.digest())) {
+                    return completeApplied(key, owner);
+                }
+                Instant now = Instant.now();
+                Bike next = decision.decide(read, now).applying(key.digest());
+                Bike stored = next.withVersion(next.version() + 1);
+                IdempotencyRecord intended = records.intended(key.id(), key.fingerprint(), owner,
+                        new StoredResponse(200, body(stored)), stored.tag(), now);
+                if (transacted == null) {
+                    return claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now);
+                }
+                return transactions.enabled().flatMap(on -> on
+                        ? transacted.write(read, next, now, Optional.of(intended))
+                                .replaceWith(new KeyedAnswer(intended.answer(), intended.tag(), false))
+                                .onFailure(IdempotencyKeyTaken.class).recoverWithUni(taken -> settledNow(key, owner))
+                        : claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now));
+            }).onFailure(failure -> failure instanceof ProblemException && !(failure instanceof StoreUnavailable))
+                    // a refusal changed nothing: free the key so that the same request can be decided again
+                    .call(() -> records.release(key.id(), owner));
+        });
+    }
+
+    private Uni<KeyedAnswer> claimAndWrite(IdempotencyRecord intended, KeyedRequest key, String owner,
+            Supplier<Uni<Bike>> write, Instant now) {
+        return records.claim(intended, now).flatMap(claimed -> {
+            if (!claimed) {
+                return settledNow(key, owner);
+            }
+            if (!Instant.now().isBefore(intended.lockedUntil())) {
+                // the claim took so long that another request may already have taken the key over
+                return Uni.createFrom().failure(new StoreUnavailable("DynamoDB", 1));
+            }
+            return write.get().call(() -> records.complete(key.id(), owner))
+                    .replaceWith(new KeyedAnswer(intended.answer(), intended.tag(), false));
+        });
+    }
+
+    /** The item shows the key applied: the record holds the answer that write made true. */
+    private Uni<KeyedAnswer> completeApplied(KeyedRequest key, String owner) {
+        return records.find(key.id()).flatMap(found -> {
+            IdempotencyRecord record = found.orElseThrow(() -> Idempotency.inProgress(1));
+            if (!record.fingerprint().equals(key.fingerprint())) {
+                throw Idempotency.keyReused();
+            }
+            return records.complete(key.id(), record.owner())
+                    .replaceWith(new KeyedAnswer(record.answer(), record.tag(), !record.owner().equals(owner)));
+        });
+    }
+
+    /** Another request got the key between our look and our claim: its record decides. */
+    private Uni<KeyedAnswer> settledNow(KeyedRequest key, String owner) {
+        return records.find(key.id()).map(found -> found
+                .flatMap(record -> settle(record, key, owner, Instant.now()))
+                .orElseThrow(() -> Idempotency.inProgress(1)));
+    }
+
+    /**
+     * What a found record says: replay (completed), 422 (another request under the same key), 409 (in progress
+     * elsewhere), or nothing (ours, or abandoned: the caller goes on and the bike item tells what happened).
+     */
+    private Optional<KeyedAnswer> settle(IdempotencyRecord record, KeyedRequest key, String owner, Instant now) {
+        if (!record.fingerprint().equals(key.fingerprint())) {
+            throw Idempotency.keyReused();
+        }
+        if (record.state() == IdempotencyRecords.State.COMPLETED) {
+            return Optional.of(new KeyedAnswer(record.answer(), record.tag(), true));
+        }
+        if (record.owner().equals(owner) || record.abandoned(now)) {
+            return Optional.empty();
+        }
+        long wait = Math.max(1, Duration.between(now, record.lockedUntil()).toSeconds() + 1);
+        throw Idempotency.inProgress(Math.min(wait, records.inProgressExpiry().toSeconds()));
+    }
+
+    private String body(Bike bike) {
+        try {
+            return json.writeValueAsString(bike);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a Bike always serialises", e);
+        }
+    }
+
+    private <T> Uni<T> withRetries(String bikeId, Function<Bike, Uni<T>> decideAndWrite) {
         AtomicInteger attempts = new AtomicInteger();
-        return readDecideWrite(bikeId, decideAndWrite, attempts)
+        return this.<T>readDecideWrite(bikeId, decideAndWrite, attempts)
                 .onFailure(VersionConflict.class).invoke(() -> exhausted.increment());
     }
 
@@ -132,7 +289,7 @@ public class RentalService {
      */
     @Retry(retryOn = VersionConflict.class, maxRetries = 2, delay = 10, jitter = 0)
     @CustomBackoff(FullJitterBackoff.class)
-    Uni<Bike> readDecideWrite(String bikeId, Function<Bike, Uni<Bike>> decideAndWrite, AtomicInteger attempts) {
+    <T> Uni<T> readDecideWrite(String bikeId, Function<Bike, Uni<T>> decideAndWrite, AtomicInteger attempts) {
         if (attempts.incrementAndGet() > 1) {
             retries.increment();
         }

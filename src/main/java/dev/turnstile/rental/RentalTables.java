@@ -7,8 +7,11 @@ import io.smallrye.config.WithDefault;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
@@ -17,6 +20,9 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  */
 @ConfigMapping(prefix = "turnstile.rental.tables")
 public interface RentalTables {
+
+    /** The bikes table's index for listings: partition key station, sort key bikeId, every attribute projected. */
+    String STATION_INDEX = "station-index";
 
     @WithDefault("turnstile-bikes")
     String bikes();
@@ -27,24 +33,39 @@ public interface RentalTables {
     @WithDefault("turnstile-rentals")
     String rentals();
 
-    @WithDefault("turnstile-leases")
-    String leases();
+    /** Idempotency records of rent, return and service, keyed by caller scope and Idempotency-Key. */
+    @WithDefault("turnstile-idempotency")
+    String idempotency();
 
     default List<CreateTableRequest> definitions() {
         return List.of(
-                keyedBy(bikes(), "bikeId"),
+                keyedBy(bikes(), "bikeId").toBuilder()
+                        .attributeDefinitions(string("bikeId"), string("station"))
+                        .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+                                .indexName(STATION_INDEX)
+                                .keySchema(key("station", KeyType.HASH), key("bikeId", KeyType.RANGE))
+                                .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+                                .build())
+                        .build(),
                 keyedBy(customers(), "customerId"),
                 keyedBy(rentals(), "rentalId"),
-                keyedBy(leases(), "leaseId"));
+                keyedBy(idempotency(), "id"));
     }
 
     private static CreateTableRequest keyedBy(String table, String partitionKey) {
         return CreateTableRequest.builder()
                 .tableName(table)
-                .attributeDefinitions(AttributeDefinition.builder()
-                        .attributeName(partitionKey).attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName(partitionKey).keyType(KeyType.HASH).build())
+                .attributeDefinitions(string(partitionKey))
+                .keySchema(key(partitionKey, KeyType.HASH))
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .build();
+    }
+
+    private static AttributeDefinition string(String name) {
+        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }
 }

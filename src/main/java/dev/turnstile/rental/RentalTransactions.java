@@ -1,10 +1,7 @@
 package dev.turnstile.rental;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,17 +12,21 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.turnstile.idempotency.Idempotency;
+import dev.turnstile.rental.IdempotencyRecords.IdempotencyRecord;
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
@@ -46,19 +47,23 @@ public class RentalTransactions {
     static final int BIKE = 0;
     static final int CUSTOMER = 1;
     static final int RENTAL = 2;
+    /** The idempotency record, when the request carried a key. */
+    static final int RECORD = 3;
     static final String PROBE_KEY = "turnstile-transactions-probe";
     private static final int TOKEN_LENGTH = 36;
     private static final Logger LOG = Logger.getLogger(RentalTransactions.class);
 
     private final DynamoDbAsyncClient dynamo;
     private final RentalTables tables;
+    private final IdempotencyRecords records;
     private final Mode mode;
     private final AtomicReference<Boolean> detected = new AtomicReference<>();
 
-    RentalTransactions(DynamoDbAsyncClient dynamo, RentalTables tables,
+    RentalTransactions(DynamoDbAsyncClient dynamo, RentalTables tables, IdempotencyRecords records,
             @ConfigProperty(name = "turnstile.rental.transactions", defaultValue = "auto") Mode mode) {
         this.dynamo = dynamo;
         this.tables = tables;
+        this.records = records;
         this.mode = mode;
     }
 
@@ -84,9 +89,9 @@ public class RentalTransactions {
     private Uni<Boolean> probe() {
         TransactWriteItemsRequest probe = TransactWriteItemsRequest.builder()
                 .transactItems(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
-                        .tableName(tables.leases())
-                        .key(Map.of("leaseId", AttributeValue.fromS(PROBE_KEY)))
-                        .conditionExpression("attribute_not_exists(leaseId)")
+                        .tableName(tables.idempotency())
+                        .key(Map.of("id", AttributeValue.fromS(PROBE_KEY)))
+                        .conditionExpression("attribute_not_exists(id)")
                         .build()).build())
                 .build();
         return Uni.createFrom().completionStage(() -> dynamo.transactWriteItems(probe))
@@ -101,22 +106,37 @@ public class RentalTransactions {
                 && "UnknownOperationException".equals(dynamoFailure.awsErrorDetails().errorCode());
     }
 
-    public Uni<Bike> rent(Bike read, Bike next, Optional<String> idempotencyKey) {
-        return execute(rentRequest(tables, read, next, idempotencyKey), next, true);
+    /** Rents; with a key, its record is written COMPLETED in the same transaction. */
+    public Uni<Bike> rent(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
+        return execute(rentRequest(tables, read, next, withRecord(record, now)), next, true);
     }
 
-    public Uni<Bike> giveBack(Bike read, Bike next, Instant now, Optional<String> idempotencyKey) {
-        return execute(returnRequest(tables, read, next, now, idempotencyKey), next, false);
+    public Uni<Bike> giveBack(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
+        return execute(returnRequest(tables, read, next, now, withRecord(record, now)), next, false);
+    }
+
+    private Optional<Keyed> withRecord(Optional<IdempotencyRecord> record, Instant now) {
+        return record.map(intended -> new Keyed(intended.id(), records.completedInTransaction(
+                new IdempotencyRecord(intended.id(), intended.fingerprint(), IdempotencyRecords.State.COMPLETED,
+                        intended.owner(), intended.lockedUntil(), intended.answer(), intended.tag()), now)));
+    }
+
+    /** The key's record id (for the client request token) and its Put. */
+    record Keyed(String id, Put record) {
     }
 
     private Uni<Bike> execute(TransactWriteItemsRequest request, Bike next, boolean renting) {
         return Uni.createFrom().completionStage(() -> dynamo.transactWriteItems(request))
                 .replaceWith(next.withVersion(next.version() + 1))
                 .onFailure(TransactionCanceledException.class)
-                .transform(failure -> cancellationAnswer((TransactionCanceledException) failure, next.bikeId(), renting));
+                .transform(failure -> cancellationAnswer((TransactionCanceledException) failure, next.bikeId(), renting))
+                // the same token with other items (a retry that decided again), or the first one still running
+                .onFailure(failure -> failure instanceof IdempotentParameterMismatchException
+                        || failure instanceof TransactionInProgressException)
+                .transform(failure -> new IdempotencyKeyTaken());
     }
 
-    static TransactWriteItemsRequest rentRequest(RentalTables tables, Bike read, Bike next, Optional<String> idempotencyKey) {
+    static TransactWriteItemsRequest rentRequest(RentalTables tables, Bike read, Bike next, Optional<Keyed> keyed) {
         String rentalId = rentalId(next);
         Map<String, AttributeValue> rental = Map.of(
                 "rentalId", AttributeValue.fromS(rentalId),
@@ -124,7 +144,7 @@ public class RentalTransactions {
                 "customerId", AttributeValue.fromS(next.rentedBy()),
                 "startedAt", AttributeValue.fromS(next.rentedAt().toString()),
                 "status", AttributeValue.fromS("ACTIVE"));
-        return request(idempotencyKey, read,
+        return request(keyed,
                 bikeWrite(tables, next),
                 TransactWriteItem.builder().update(Update.builder()
                         .tableName(tables.customers())
@@ -148,9 +168,9 @@ public class RentalTransactions {
      * while transactions were off (no customer marker, no record), so switching modes never strands a bike.
      */
     static TransactWriteItemsRequest returnRequest(RentalTables tables, Bike read, Bike next, Instant now,
-            Optional<String> idempotencyKey) {
+            Optional<Keyed> keyed) {
         String rentalId = rentalId(read);
-        return request(idempotencyKey, read,
+        return request(keyed,
                 bikeWrite(tables, next),
                 TransactWriteItem.builder().update(Update.builder()
                         .tableName(tables.customers())
@@ -187,25 +207,22 @@ public class RentalTransactions {
                 .build()).build();
     }
 
-    private static TransactWriteItemsRequest request(Optional<String> idempotencyKey, Bike read, TransactWriteItem... items) {
-        TransactWriteItemsRequest.Builder request = TransactWriteItemsRequest.builder().transactItems(items);
-        idempotencyKey.ifPresent(key -> request.clientRequestToken(clientRequestToken(key, read)));
+    private static TransactWriteItemsRequest request(Optional<Keyed> keyed, TransactWriteItem... items) {
+        List<TransactWriteItem> all = new ArrayList<>(List.of(items));
+        keyed.ifPresent(key -> all.add(TransactWriteItem.builder().put(key.record()).build()));
+        TransactWriteItemsRequest.Builder request = TransactWriteItemsRequest.builder().transactItems(all);
+        keyed.ifPresent(key -> request.clientRequestToken(clientRequestToken(key.id())));
         return request.build();
     }
 
     /**
-     * DynamoDB's token (at most 36 characters) from the client's Idempotency-Key and the version that was read: a
-     * resend of the same attempt (SDK retry after a timeout) is deduplicated by DynamoDB, while a retry after a
-     * version conflict, which writes different items, gets a new token instead of IdempotentParameterMismatch.
+     * DynamoDB's token (at most 36 characters) from the key's record id alone (caller scope and Idempotency-Key),
+     * never from what was read: a resend after a commit carries the same token and DynamoDB answers it without
+     * applying it twice; one that decided again on a newer read gets IdempotentParameterMismatch, and the record
+     * answers it.
      */
-    static String clientRequestToken(String idempotencyKey, Bike read) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(
-                    (idempotencyKey + "|" + read.bikeId() + "|" + read.version()).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, TOKEN_LENGTH);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+    static String clientRequestToken(String recordId) {
+        return Idempotency.sha256Hex(recordId).substring(0, TOKEN_LENGTH);
     }
 
     /** One rental per bike and start time: the same id is computed again at return from the bike's rentedAt. */
@@ -219,6 +236,9 @@ public class RentalTransactions {
      */
     static RuntimeException cancellationAnswer(TransactionCanceledException failure, String bikeId, boolean renting) {
         List<CancellationReason> reasons = failure.hasCancellationReasons() ? failure.cancellationReasons() : List.of();
+        if (failed(reasons, RECORD, "ConditionalCheckFailed")) {
+            return new IdempotencyKeyTaken();
+        }
         if (renting && failed(reasons, CUSTOMER, "ConditionalCheckFailed")) {
             return new RentalRejected("CUSTOMER_HAS_ACTIVE_RENTAL", "The customer already has an active rental");
         }

@@ -193,7 +193,7 @@ class KubernetesManifestsTest {
     private static void assertConfigurationReferences(Container app, ConfigMap config) {
         Map<String, EnvVar> env = app.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, e -> e));
         for (String name : List.of("AWS_REGION", "QUARKUS_DATASOURCE_REACTIVE_URL", "TURNSTILE_RENTAL_TABLES_BIKES",
-                "TURNSTILE_RENTAL_TABLES_CUSTOMERS", "TURNSTILE_RENTAL_TABLES_RENTALS", "TURNSTILE_RENTAL_TABLES_LEASES")) {
+                "TURNSTILE_RENTAL_TABLES_CUSTOMERS", "TURNSTILE_RENTAL_TABLES_RENTALS", "TURNSTILE_RENTAL_TABLES_IDEMPOTENCY")) {
             assertNotNull(env.get(name), name);
             var ref = env.get(name).getValueFrom().getConfigMapKeyRef();
             assertEquals(config.getMetadata().getName(), ref.getName(), name);
@@ -206,7 +206,7 @@ class KubernetesManifestsTest {
         assertEquals(Boolean.TRUE, endpoint.getOptional(), "the DynamoDB endpoint override is optional");
         assertTrue(config.getData().values().stream().noneMatch(v -> v.toLowerCase().contains("password")),
                 "no credentials in the ConfigMap");
-        for (String table : List.of("bikes", "customers", "rentals", "leases")) {
+        for (String table : List.of("bikes", "customers", "rentals", "idempotency")) {
             assertEquals(LambdaTemplateTest.defaultName(table), config.getData().get("TURNSTILE_RENTAL_TABLES_" + table.toUpperCase()),
                     "the ConfigMap names the tables the Lambda template creates");
         }

@@ -44,10 +44,10 @@ class LambdaTemplateTest {
     private static final Set<String> ITEM_ACTIONS = Set.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
             "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem");
     private static final Set<String> ALL_ACTIONS = union(ITEM_ACTIONS,
-            Set.of("dynamodb:Query", "dynamodb:Scan", "dynamodb:DescribeTable"));
+            Set.of("dynamodb:Query", "dynamodb:DescribeTable"));
     private static final Map<String, String> TABLE_ENV = Map.of(
             "bikes", "TURNSTILE_RENTAL_TABLES_BIKES", "customers", "TURNSTILE_RENTAL_TABLES_CUSTOMERS",
-            "rentals", "TURNSTILE_RENTAL_TABLES_RENTALS", "leases", "TURNSTILE_RENTAL_TABLES_LEASES");
+            "rentals", "TURNSTILE_RENTAL_TABLES_RENTALS", "idempotency", "TURNSTILE_RENTAL_TABLES_IDEMPOTENCY");
 
     @Test
     void isASamTemplateWhoseReferencesAllResolve() {
@@ -86,7 +86,7 @@ class LambdaTemplateTest {
             String name = ((String) map(properties.get("TableName")).get("Fn::Sub")).replace("${TableNamePrefix}", prefix);
             assertEquals(defaultName(table), name, "default table name matches turnstile.rental.tables." + table);
         }
-        Map<String, Object> ttl = map(properties(tableResource("leases")).get("TimeToLiveSpecification"));
+        Map<String, Object> ttl = map(properties(tableResource("idempotency")).get("TimeToLiveSpecification"));
         assertEquals("expiresAt", ttl.get("AttributeName"));
         assertEquals(Boolean.TRUE, ttl.get("Enabled"));
     }
@@ -144,6 +144,8 @@ class LambdaTemplateTest {
                     table + ": every item action TransactWriteItems may need");
         }
         assertTrue(actionsByTable.get(tableResourceName("bikes")).contains("dynamodb:DescribeTable"), "readiness");
+        assertEquals(Set.of("dynamodb:Query"), actionsByTable.get(tableResourceName("bikes") + "/" + RentalTables.STATION_INDEX),
+                "listings query the station index, and nothing else may be queried or scanned");
     }
 
     @Test
@@ -230,8 +232,8 @@ class LambdaTemplateTest {
                 return "rentals";
             }
 
-            public String leases() {
-                return "leases";
+            public String idempotency() {
+                return "idempotency";
             }
         };
         return named.definitions().stream().filter(d -> d.tableName().equals(table)).findFirst().orElseThrow();
@@ -265,7 +267,7 @@ class LambdaTemplateTest {
         return resource;
     }
 
-    /** The table a policy resource points at: {@code !GetAtt XTable.Arn} or {@code !Sub "${XTable.Arn}/index/*"}. */
+    /** The table a policy resource points at: {@code !GetAtt XTable.Arn} or {@code !Sub "${XTable.Arn}/index/name"} (as XTable/name). */
     private static String tableOf(Object resource) {
         assertFalse("*".equals(resource), "no wildcard resource");
         Map<String, Object> reference = map(resource);
@@ -273,9 +275,9 @@ class LambdaTemplateTest {
             assertEquals("Arn", ((List<?>) reference.get("Fn::GetAtt")).get(1));
             return (String) ((List<?>) reference.get("Fn::GetAtt")).get(0);
         }
-        Matcher index = Pattern.compile("\\$\\{(\\w+)\\.Arn}/index/\\*").matcher((String) reference.get("Fn::Sub"));
+        Matcher index = Pattern.compile("\\$\\{(\\w+)\\.Arn}/index/([\\w-]+)").matcher((String) reference.get("Fn::Sub"));
         assertTrue(index.matches(), "resource " + resource);
-        return index.group(1);
+        return index.group(1) + "/" + index.group(2);
     }
 
     private static void collectReferences(Object node, List<String> into) {

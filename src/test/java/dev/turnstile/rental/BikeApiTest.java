@@ -6,6 +6,9 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
 import static org.hamcrest.Matchers.nullValue;
 
 import org.junit.jupiter.api.Test;
@@ -23,6 +26,11 @@ class BikeApiTest {
                 .post("/bikes").then().statusCode(201);
     }
 
+    /** The bike's current entity tag, quotes included, as a client would send it back in If-Match. */
+    static String etag(String bikeId) {
+        return given().get("/bikes/" + bikeId).then().statusCode(200).extract().header("ETag");
+    }
+
     static String rentBody(String customerId) {
         return "{\"customerId\":\"" + customerId + "\"}";
     }
@@ -34,10 +42,10 @@ class BikeApiTest {
                 .post("/bikes")
                 .then().statusCode(201)
                 .header("Location", endsWith("/bikes/" + bikeId))
-                .header("ETag", is("\"1\""))
+                .header("ETag", matchesPattern("\"1-[0-9a-f]{8}\""))
                 .body("status", is("AVAILABLE")).body("ridesSinceService", is(0)).body("version", is(1));
 
-        given().get("/bikes/" + bikeId).then().statusCode(200).header("ETag", is("\"1\""))
+        given().get("/bikes/" + bikeId).then().statusCode(200).header("ETag", matchesPattern("\"1-[0-9a-f]{8}\""))
                 .body("station", is("harbour")).body("rentedBy", nullValue());
     }
 
@@ -73,11 +81,12 @@ class BikeApiTest {
     void ifNoneMatchWithTheCurrentTagIs304AndAnOlderTagGetsTheBike() {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
-        given().header("If-None-Match", "\"1\"").get("/bikes/" + bikeId).then().statusCode(304).header("ETag", is("\"1\""));
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
-                .then().statusCode(200).header("ETag", is("\"2\""));
-        given().header("If-None-Match", "\"1\"").get("/bikes/" + bikeId).then().statusCode(200)
-                .header("ETag", is("\"2\"")).body("status", is("RENTED"));
+        String first = etag(bikeId);
+        given().header("If-None-Match", first).get("/bikes/" + bikeId).then().statusCode(304).header("ETag", is(first));
+        String second = given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(200).header("ETag", startsWith("\"2-")).extract().header("ETag");
+        given().header("If-None-Match", first).get("/bikes/" + bikeId).then().statusCode(200)
+                .header("ETag", is(second)).body("status", is("RENTED"));
     }
 
     @Test
@@ -91,9 +100,9 @@ class BikeApiTest {
         given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + second + "/rent").then().statusCode(200);
 
         given().queryParam("station", station).get("/bikes").then().statusCode(200)
-                .body("bikeId", containsInAnyOrder(first, second));
+                .body("bikes.bikeId", containsInAnyOrder(first, second)).body("next", nullValue());
         given().queryParam("station", station).queryParam("status", "AVAILABLE").get("/bikes").then().statusCode(200)
-                .body("bikeId", contains(first));
+                .body("bikes.bikeId", contains(first));
     }
 
     @Test
@@ -107,7 +116,7 @@ class BikeApiTest {
         given().contentType(ContentType.JSON).body("{\"customerId\":\"c-2\",\"station\":\"airport\"}")
                 .post("/bikes/" + bikeId + "/return").then().statusCode(409).body("reason", is("WRONG_CUSTOMER"));
         given().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"airport\"}")
-                .post("/bikes/" + bikeId + "/return").then().statusCode(200).header("ETag", is("\"3\""))
+                .post("/bikes/" + bikeId + "/return").then().statusCode(200).header("ETag", startsWith("\"3-"))
                 .body("station", is("airport")).body("status", is("AVAILABLE")).body("rentedBy", nullValue())
                 .body("ridesSinceService", is(4));
     }
@@ -120,7 +129,7 @@ class BikeApiTest {
         create(due, "harbour", 30);
 
         given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
-                .then().statusCode(200).header("ETag", is("\"2\""))
+                .then().statusCode(200).header("ETag", startsWith("\"2-"))
                 .body("status", is("RENTED")).body("rentedBy", is("c-1")).body("ridesSinceService", is(6));
         given().contentType(ContentType.JSON).body(rentBody("c-2")).post("/bikes/" + bikeId + "/rent?mode=condition")
                 .then().statusCode(409).body("reason", is("NOT_AVAILABLE"));
@@ -136,9 +145,9 @@ class BikeApiTest {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
 
-        given().contentType(ContentType.JSON).header("If-Match", "\"1\"").body("{\"note\":\"bell missing\"}")
+        given().contentType(ContentType.JSON).header("If-Match", etag(bikeId)).body("{\"note\":\"bell missing\"}")
                 .patch("/bikes/" + bikeId)
-                .then().statusCode(200).header("ETag", is("\"2\"")).body("note", is("bell missing"));
+                .then().statusCode(200).header("ETag", startsWith("\"2-")).body("note", is("bell missing"));
 
         given().get("/bikes/" + bikeId).then().body("note", is("bell missing")).body("version", is(2));
     }
@@ -147,10 +156,11 @@ class BikeApiTest {
     void patchWithAStaleTagIs412WithTheCurrentBikeAndChangesNothing() {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
-        given().contentType(ContentType.JSON).header("If-Match", "\"1\"").body("{\"note\":\"first edit\"}")
+        String seen = etag(bikeId);
+        given().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"first edit\"}")
                 .patch("/bikes/" + bikeId).then().statusCode(200);
 
-        given().contentType(ContentType.JSON).header("If-Match", "\"1\"").body("{\"note\":\"outdated form\"}")
+        given().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"outdated form\"}")
                 .patch("/bikes/" + bikeId)
                 .then().statusCode(412).contentType("application/problem+json")
                 .body("reason", is("STALE_VERSION")).body("current.version", is(2)).body("current.note", is("first edit"));
@@ -173,14 +183,48 @@ class BikeApiTest {
     void deleteNeedsTheCurrentTag() {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+        String seen = etag(bikeId);
+        given().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"bell\"}")
+                .patch("/bikes/" + bikeId).then().statusCode(200);
 
         given().delete("/bikes/" + bikeId).then().statusCode(428);
-        given().header("If-Match", "\"1\"").delete("/bikes/" + bikeId)
+        given().header("If-Match", seen).delete("/bikes/" + bikeId)
                 .then().statusCode(412).body("reason", is("STALE_VERSION")).body("current.version", is(2));
         given().get("/bikes/" + bikeId).then().statusCode(200).body("version", is(2));
 
-        given().header("If-Match", "\"2\"").delete("/bikes/" + bikeId).then().statusCode(204);
+        given().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId).then().statusCode(204);
         given().get("/bikes/" + bikeId).then().statusCode(404);
+    }
+
+    @Test
+    void aRentedBikeCannotBeDeleted() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 0);
+        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+
+        given().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId)
+                .then().statusCode(409).contentType("application/problem+json").body("reason", is("BIKE_RENTED"));
+        given().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("RENTED")).body("rentedBy", is("c-1"));
+
+        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"harbour\"}")
+                .post("/bikes/" + bikeId + "/return").then().statusCode(200);
+        given().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId).then().statusCode(204);
+    }
+
+    @Test
+    void aTagOfADeletedBikeNeverMatchesTheBikeCreatedAgainUnderItsId() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 0);
+        String old = etag(bikeId);
+        given().header("If-Match", old).delete("/bikes/" + bikeId).then().statusCode(204);
+        create(bikeId, "harbour", 0);
+
+        given().get("/bikes/" + bikeId).then().statusCode(200).body("version", is(1))
+                .header("ETag", not(is(old)));
+        given().header("If-None-Match", old).get("/bikes/" + bikeId).then().statusCode(200);
+        given().contentType(ContentType.JSON).header("If-Match", old).body("{\"note\":\"meant for the old bike\"}")
+                .patch("/bikes/" + bikeId).then().statusCode(412).body("reason", is("STALE_VERSION"));
+        given().header("If-Match", old).delete("/bikes/" + bikeId).then().statusCode(412);
+        given().get("/bikes/" + bikeId).then().statusCode(200).body("note", nullValue());
     }
 }

@@ -3,15 +3,22 @@ package dev.turnstile.rental;
 import static dev.turnstile.rental.RentalHttp.unique;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.LambdaMode;
+import dev.turnstile.rental.RentalHttp.Answer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -69,5 +76,93 @@ class LeaseTest {
     @Test
     void unknownBikesCannotBeLeased() {
         assertEquals(404, lease(unique("missing"), "workshop-a", 60).statusCode());
+    }
+
+    @Test
+    void whileLeasedOnlyTheHolderMayRentServiceEditOrDelete() {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        Response lease = lease(bikeId, "workshop-a", 600);
+        String token = lease.then().statusCode(201).extract().path("token");
+        String expiresAt = lease.path("expiresAt");
+        String tag = BikeApiTest.etag(bikeId);
+
+        for (Response refused : new Response[] {
+                given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent"),
+                given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition"),
+                given().contentType(ContentType.JSON).header("Lease-Token", "not-" + token).body(BikeApiTest.rentBody("c-1"))
+                        .post("/bikes/" + bikeId + "/rent"),
+                given().post("/bikes/" + bikeId + "/service"),
+                given().contentType(ContentType.JSON).header("If-Match", tag).body("{\"note\":\"x\"}").patch("/bikes/" + bikeId),
+                given().header("If-Match", tag).delete("/bikes/" + bikeId) }) {
+            refused.then().statusCode(409).contentType("application/problem+json").body("reason", is("LEASED"))
+                    .body("holder", is("workshop-a")).body("expiresAt", is(expiresAt));
+        }
+        given().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("AVAILABLE")).body("version", is(2))
+                .body("note", nullValue()).body("leaseHolder", is("workshop-a")).body("leaseToken", nullValue());
+
+        given().contentType(ContentType.JSON).header("If-Match", tag).header("Lease-Token", token).body("{\"note\":\"brakes\"}")
+                .patch("/bikes/" + bikeId).then().statusCode(200).body("note", is("brakes"));
+        given().contentType(ContentType.JSON).header("Lease-Token", token).body(BikeApiTest.rentBody("test-rider"))
+                .post("/bikes/" + bikeId + "/rent").then().statusCode(200).body("rentedBy", is("test-rider"));
+    }
+
+    @Test
+    void anExpiredLeaseBlocksNothing() throws InterruptedException {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        Instant expiresAt = Instant.parse(lease(bikeId, "workshop-a", 1).then().statusCode(201).extract().path("expiresAt"));
+        while (Instant.now().isBefore(expiresAt)) {
+            Thread.sleep(100);
+        }
+
+        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
+                .then().statusCode(200).body("rentedBy", is("c-1"));
+    }
+
+    @Test
+    void deletingTheBikeEndsItsLeaseAndABikeCreatedAgainCanBeLeased() {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        String token = lease(bikeId, "workshop-a", 600).then().statusCode(201).extract().path("token");
+        given().header("If-Match", BikeApiTest.etag(bikeId)).header("Lease-Token", token).delete("/bikes/" + bikeId)
+                .then().statusCode(204);
+
+        BikeApiTest.create(bikeId, "harbour", 0);
+        given().get("/bikes/" + bikeId).then().body("leaseHolder", nullValue());
+        lease(bikeId, "workshop-b", 60).then().statusCode(201).body("holder", is("workshop-b"));
+        given().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(409)
+                .body("reason", is("LEASE_NOT_HELD"));
+    }
+
+    @Test
+    void parallelRentersAndALeaseNeverBothWin() throws Exception {
+        Assumptions.assumeFalse(LambdaMode.active(), LambdaMode.NO_OVERLAP);
+        for (int round = 0; round < 5; round++) {
+            String bikeId = unique("b");
+            BikeApiTest.create(bikeId, "harbour", 0);
+            List<Callable<Answer>> calls = new ArrayList<>();
+            calls.add(() -> RentalHttp.post("/bikes/" + bikeId + "/lease", "{\"holder\":\"workshop-a\",\"ttlSeconds\":600}"));
+            for (int renter = 0; renter < 10; renter++) {
+                String customer = "c-" + renter;
+                calls.add(() -> RentalHttp.post("/bikes/" + bikeId + "/rent", BikeApiTest.rentBody(customer)));
+            }
+
+            List<Answer> answers = RentalHttp.allAtOnce(calls);
+
+            boolean leased = answers.get(0).status() == 201;
+            long rents = answers.stream().skip(1).filter(answer -> answer.status() == 200).count();
+            Response bike = given().get("/bikes/" + bikeId);
+            if (leased) {
+                // a rent may precede the lease (a lease does not need an available bike), never follow it
+                assertTrue(rents <= 1, answers.toString());
+                assertEquals(rents == 1 ? "RENTED" : "AVAILABLE", bike.path("status"));
+                assertTrue(answers.stream().skip(1).filter(answer -> answer.status() == 409)
+                        .allMatch(answer -> answer.reason().equals("LEASED") || answer.reason().equals("NOT_AVAILABLE")));
+            } else {
+                assertEquals(1, rents, answers.toString());
+            }
+            assertEquals((int) rents, (int) bike.path("ridesSinceService"), "rides = confirmed rents");
+        }
     }
 }

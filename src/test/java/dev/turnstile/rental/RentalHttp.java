@@ -45,11 +45,15 @@ final class RentalHttp {
     }
 
     static Answer post(String path, String json) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + path))
+        return post(path, json, null);
+    }
+
+    static Answer post(String path, String json, String idempotencyKey) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + path))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        HttpRequest request = (idempotencyKey == null ? builder : builder.header("Idempotency-Key", idempotencyKey)).build();
         try {
             HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
             return new Answer(response.statusCode(), response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body()));

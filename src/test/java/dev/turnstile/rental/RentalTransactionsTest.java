@@ -10,11 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
@@ -35,17 +38,21 @@ class RentalTransactionsTest {
             return "t-rentals";
         }
 
-        public String leases() {
-            return "t-leases";
+        public String idempotency() {
+            return "t-idempotency";
         }
     };
 
-    private final Bike read = new Bike("b-17", "harbour", BikeStatus.AVAILABLE, 29, null, null, null, 4);
-    private final Bike rented = new RentalRules(30).rent(read, "c-1", NOW);
+    private final Bike read = new Bike("b-17", "harbour", BikeStatus.AVAILABLE, 29, null, null, null, 4, "g1",
+            null, null, null, List.of());
+    private final Bike rented = new RentalRules(30).rent(read, "c-1", null, NOW);
+    private final Put record = Put.builder().tableName("t-idempotency")
+            .item(Map.of("id", AttributeValue.fromS("c-1|key-1"))).build();
+    private final Optional<RentalTransactions.Keyed> keyed = Optional.of(new RentalTransactions.Keyed("c-1|key-1", record));
 
     @Test
     void rentWritesTheBikeUnderItsVersionTheCustomerOnlyWithoutActiveRentalAndANewRentalRecord() {
-        TransactWriteItemsRequest request = RentalTransactions.rentRequest(TABLES, read, rented, Optional.of("key-1"));
+        TransactWriteItemsRequest request = RentalTransactions.rentRequest(TABLES, read, rented, keyed);
 
         var bike = request.transactItems().get(RentalTransactions.BIKE).put();
         assertEquals("t-bikes", bike.tableName());
@@ -66,6 +73,8 @@ class RentalTransactionsTest {
         assertEquals("attribute_not_exists(rentalId)", rental.conditionExpression());
         assertEquals("b-17@" + NOW, rental.item().get("rentalId").s());
         assertEquals("c-1", rental.item().get("customerId").s());
+
+        assertSame(record, request.transactItems().get(RentalTransactions.RECORD).put(), "the key's record, same transaction");
     }
 
     @Test
@@ -89,17 +98,25 @@ class RentalTransactionsTest {
     }
 
     @Test
-    void theClientRequestTokenIsDerivedFromTheIdempotencyKeyAndTheVersionRead() {
-        String token = RentalTransactions.rentRequest(TABLES, read, rented, Optional.of("key-1")).clientRequestToken();
+    void theClientRequestTokenIsDerivedFromTheKeyAloneNeverFromTheVersionRead() {
+        String token = RentalTransactions.rentRequest(TABLES, read, rented, keyed).clientRequestToken();
 
         assertEquals(36, token.length());
         assertTrue(token.matches("[0-9a-f]{36}"));
-        assertEquals(token, RentalTransactions.rentRequest(TABLES, read, rented, Optional.of("key-1")).clientRequestToken(),
-                "a resend of the same attempt must carry the same token");
-        assertNotEquals(token, RentalTransactions.clientRequestToken("key-2", read));
-        assertNotEquals(token, RentalTransactions.clientRequestToken("key-1", read.withVersion(5)),
-                "a retry after a conflict writes other items and needs another token");
-        assertEquals(36, RentalTransactions.clientRequestToken("k".repeat(255), read).length());
+        assertEquals(token, RentalTransactions.rentRequest(TABLES, read.withVersion(9), rented.withVersion(9), keyed)
+                .clientRequestToken(), "a retry after a commit reads a newer version and must still carry the same token");
+        assertEquals(token, RentalTransactions.clientRequestToken("c-1|key-1"));
+        assertNotEquals(token, RentalTransactions.clientRequestToken("c-1|key-2"));
+        assertNotEquals(token, RentalTransactions.clientRequestToken("c-2|key-1"), "keys are scoped to the caller");
+        assertEquals(36, RentalTransactions.clientRequestToken("c|" + "k".repeat(255)).length());
+    }
+
+    @Test
+    void aFailedRecordConditionMeansTheKeyIsTaken() {
+        TransactionCanceledException failure = TransactionCanceledException.builder()
+                .cancellationReasons(reason("None"), reason("None"), reason("None"), reason("ConditionalCheckFailed")).build();
+
+        assertInstanceOf(IdempotencyKeyTaken.class, RentalTransactions.cancellationAnswer(failure, "b-17", true));
     }
 
     @Test

@@ -1,0 +1,12 @@
+package dev.turnstile.rental;
+
+/**
+ * A transaction did not run because its idempotency record was already there (or DynamoDB saw the same client
+ * request token with other items): the stored record decides the answer. Never reaches a client.
+ */
+final class IdempotencyKeyTaken extends RuntimeException {
+
+    IdempotencyKeyTaken() {
+        super(null, null, false, false);
+    }
+}

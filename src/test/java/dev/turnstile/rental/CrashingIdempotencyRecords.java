@@ -1,0 +1,71 @@
+package dev.turnstile.rental;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Singleton;
+
+import io.smallrye.mutiny.Uni;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * The real idempotency records, with one test-only ability: for a record a test arms, the request "crashes" at one
+ * point of claim -> bike write -> complete. The crash is an unexpected exception that ends the request there, as a
+ * dead process would: nothing after it runs, nothing is released (the client sees a 500 it must not trust). Every
+ * write before the crash point is real.
+ */
+@Alternative
+@Priority(1)
+@Singleton
+public class CrashingIdempotencyRecords extends IdempotencyRecords {
+
+    enum CrashPoint {
+        /** The record is claimed IN_PROGRESS; the bike is not written. */
+        AFTER_CLAIM,
+        /** The claim and the bike write are done; the record is never completed. */
+        BEFORE_COMPLETE,
+        /** Everything is stored; only the answer is lost on the way. */
+        AFTER_COMPLETE
+    }
+
+    static final class Crash extends RuntimeException {
+        Crash(CrashPoint point) {
+            super("simulated crash " + point, null, false, false);
+        }
+    }
+
+    private final Map<String, CrashPoint> armed = new ConcurrentHashMap<>();
+
+    CrashingIdempotencyRecords(DynamoDbAsyncClient dynamo, RentalTables tables, RentalIdempotency config) {
+        super(dynamo, tables, config);
+    }
+
+    /** The next request with this record id (caller scope|key) crashes once at {@code point}. */
+    void crashOnce(String recordId, CrashPoint point) {
+        armed.put(recordId, point);
+    }
+
+    @Override
+    public Uni<Boolean> claim(IdempotencyRecord intended, Instant now) {
+        return super.claim(intended, now).invoke(claimed -> {
+            if (claimed && armed.remove(intended.id(), CrashPoint.AFTER_CLAIM)) {
+                throw new Crash(CrashPoint.AFTER_CLAIM);
+            }
+        });
+    }
+
+    @Override
+    public Uni<Void> complete(String id, String owner) {
+        if (armed.remove(id, CrashPoint.BEFORE_COMPLETE)) {
+            return Uni.createFrom().failure(new Crash(CrashPoint.BEFORE_COMPLETE));
+        }
+        return super.complete(id, owner).invoke(() -> {
+            if (armed.remove(id, CrashPoint.AFTER_COMPLETE)) {
+                throw new Crash(CrashPoint.AFTER_COMPLETE);
+            }
+        });
+    }
+}

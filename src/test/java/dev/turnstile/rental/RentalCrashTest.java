@@ -1,0 +1,76 @@
+package dev.turnstile.rental;
+
+import static dev.turnstile.rental.RentalHttp.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.turnstile.rental.CrashingIdempotencyRecords.CrashPoint;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+
+/**
+ * A keyed rent whose request dies between two of its steps (claim, bike write, complete; see
+ * {@link CrashingIdempotencyRecords}), then the client's retry with the same key: exactly one rent, and the retry
+ * gets the answer of that rent, never NOT_AVAILABLE. Without transactions (dynalite), as in production without them.
+ */
+@QuarkusTest
+class RentalCrashTest {
+
+    @Inject
+    CrashingIdempotencyRecords records;
+
+    @ParameterizedTest
+    @EnumSource(CrashPoint.class)
+    void aRetryAfterACrashRentsOnceAndAnswersAsTheRent(CrashPoint point) throws InterruptedException {
+        String bikeId = unique("b");
+        String customer = unique("c");
+        String key = unique("k");
+        BikeApiTest.create(bikeId, "harbour", 3);
+        records.crashOnce(customer + "|" + key, point);
+
+        rent(bikeId, customer, key).then().statusCode(500);
+
+        Response retried = retryUntilSettled(bikeId, customer, key);
+        retried.then().statusCode(200).body("rentedBy", is(customer)).body("ridesSinceService", is(4))
+                .body("version", is(2));
+        // the request that crashed before writing the bike leaves nothing to replay: the retry does the rent
+        assertEquals(point == CrashPoint.AFTER_CLAIM ? null : "true", retried.header("Idempotent-Replayed"));
+        given().get("/bikes/" + bikeId).then().body("status", is("RENTED")).body("rentedBy", is(customer))
+                .body("ridesSinceService", is(4)).body("version", is(2));
+
+        Response again = rent(bikeId, customer, key);
+        again.then().statusCode(200).header("Idempotent-Replayed", is("true"));
+        assertEquals(retried.asString(), again.asString(), "the stored answer, byte for byte");
+        assertEquals(retried.header("ETag"), again.header("ETag"));
+    }
+
+    /** What a client does: retry with the same key, honouring 409 IDEMPOTENCY_IN_PROGRESS's Retry-After. */
+    private static Response retryUntilSettled(String bikeId, String customer, String key) throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (true) {
+            Response answer = rent(bikeId, customer, key);
+            if (answer.statusCode() != 409 || !"IDEMPOTENCY_IN_PROGRESS".equals(answer.path("reason"))) {
+                return answer;
+            }
+            assertTrue(Integer.parseInt(answer.header("Retry-After")) >= 1);
+            assertTrue(Instant.now().isBefore(deadline), "the abandoned claim must expire");
+            Thread.sleep(500);
+        }
+    }
+
+    private static Response rent(String bikeId, String customer, String key) {
+        return given().contentType(ContentType.JSON).header("Idempotency-Key", key).body(BikeApiTest.rentBody(customer))
+                .post("/bikes/" + bikeId + "/rent");
+    }
+}
