@@ -1,6 +1,8 @@
 package dev.turnstile.booking;
 
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,10 +45,13 @@ public class BookingService {
     private final BookingMetrics metrics;
     private final ObjectMapper json;
     private final Strategy defaultStrategy;
+    private final Set<Strategy> allowedStrategies;
 
     BookingService(Pool pool, InventoryRepository inventory, BookingRepository bookings, IdempotencyKeys keys,
             BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json,
-            @ConfigProperty(name = "turnstile.booking.default-strategy", defaultValue = "optimistic") String defaultStrategy) {
+            @ConfigProperty(name = "turnstile.booking.default-strategy", defaultValue = "optimistic") Strategy defaultStrategy,
+            @ConfigProperty(name = "turnstile.booking.allowed-strategies",
+                    defaultValue = "optimistic,pessimistic,nowait,atomic,serializable,sharded") Set<Strategy> allowedStrategies) {
         this.pool = pool;
         this.inventory = inventory;
         this.bookings = bookings;
@@ -54,7 +59,13 @@ public class BookingService {
         this.attempts = attempts;
         this.metrics = metrics;
         this.json = json;
-        this.defaultStrategy = Strategy.parse(defaultStrategy);
+        if (!allowedStrategies.contains(defaultStrategy)) {
+            // A request naming no strategy would be refused for a choice it did not make: stop at startup instead.
+            throw new IllegalStateException("turnstile.booking.default-strategy=" + defaultStrategy.label()
+                    + " is not in turnstile.booking.allowed-strategies " + Strategy.labels(allowedStrategies));
+        }
+        this.defaultStrategy = defaultStrategy;
+        this.allowedStrategies = EnumSet.copyOf(allowedStrategies);
     }
 
     /** A booking request: {@code strategy} null means the configured default. */
@@ -294,7 +305,7 @@ public class BookingService {
     }
 
     private Strategy strategy(BookingCommand command) {
-        return command.strategy() == null ? defaultStrategy : Strategy.parse(command.strategy());
+        return command.strategy() == null ? defaultStrategy : Strategy.parse(command.strategy(), allowedStrategies);
     }
 
     @SuppressWarnings("unchecked")

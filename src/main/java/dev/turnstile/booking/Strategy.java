@@ -1,9 +1,10 @@
 package dev.turnstile.booking;
 
-import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import dev.turnstile.problem.ProblemException;
 
@@ -26,16 +27,24 @@ public enum Strategy {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses the {@code strategy} query parameter; unknown values are the client's error and name the parameter. */
-    public static Strategy parse(String value) {
+    /**
+     * Parses the {@code strategy} query parameter against the strategies the operator allows
+     * ({@code turnstile.booking.allowed-strategies}); unknown or forbidden values are the client's error, and the
+     * answer names the parameter and the values it may take.
+     */
+    public static Strategy parse(String value, Set<Strategy> allowed) {
         for (Strategy strategy : values()) {
-            if (strategy.label().equals(value.trim().toLowerCase(Locale.ROOT))) {
+            if (allowed.contains(strategy) && strategy.label().equals(value.trim().toLowerCase(Locale.ROOT))) {
                 return strategy;
             }
         }
-        List<String> known = Arrays.stream(values()).map(Strategy::label).toList();
-        String message = "must be one of " + known;
+        String message = "must be one of " + labels(allowed);
         throw new ProblemException(400, "INVALID_REQUEST", "Invalid request", "strategy " + message,
-                Map.of("errors", List.of(Map.of("field", "strategy", "message", message))));
+                Map.of("errors", List.of(Map.of("field", "strategy", "message", message)),
+                        "allowed", labels(allowed)));
+    }
+
+    static List<String> labels(Collection<Strategy> strategies) {
+        return strategies.stream().sorted().map(Strategy::label).toList();
     }
 }
