@@ -10,6 +10,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.Retry;
 
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
+import dev.turnstile.problem.ProblemException;
 import dev.turnstile.retry.FullJitterBackoff;
 import io.smallrye.faulttolerance.api.CustomBackoff;
 import io.smallrye.mutiny.Uni;
@@ -61,6 +62,11 @@ public class BookingAttempts {
         return pool.withTransaction(work).onFailure().transform(failure -> translate(null, failure));
     }
 
+    /** A read outside any transaction: only store faults are translated (to 503), nothing is retried. */
+    public <T> Uni<T> read(Function<Pool, Uni<T>> work) {
+        return Uni.createFrom().deferred(() -> work.apply(pool)).onFailure().transform(failure -> translate(null, failure));
+    }
+
     private static Uni<Void> isolate(SqlConnection connection, Strategy strategy) {
         if (strategy != Strategy.SERIALIZABLE) {
             return Uni.createFrom().voidItem();
@@ -72,6 +78,11 @@ public class BookingAttempts {
         if (failure instanceof RetryableConflict) {
             count(strategy, metrics::conflict);
             return failure;
+        }
+        ProblemException unavailable = PostgresFaults.translate(failure, retryAfterSeconds);
+        if (unavailable != null) {
+            count(strategy, metrics::storeUnavailable);
+            return unavailable;
         }
         if (!(failure instanceof PgException)) {
             return failure;

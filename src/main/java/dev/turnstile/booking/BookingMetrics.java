@@ -47,6 +47,10 @@ public class BookingMetrics {
         counters.get(strategy).statementTimeouts.increment();
     }
 
+    void storeUnavailable(Strategy strategy) {
+        counters.get(strategy).storeUnavailable.increment();
+    }
+
     void booked(Strategy strategy) {
         counters.get(strategy).booked.increment();
     }
@@ -59,6 +63,7 @@ public class BookingMetrics {
         final Counter lockTimeouts;
         final Counter statementTimeouts;
         final Counter booked;
+        final Counter storeUnavailable;
 
         Counters(MeterRegistry registry, String strategy) {
             attempts = counter(registry, "turnstile.booking.attempts", "Booking transactions started", strategy);
@@ -70,6 +75,8 @@ public class BookingMetrics {
                     "Lock not available: lock_timeout expired or NOWAIT found the row locked (55P03)", strategy);
             statementTimeouts = counter(registry, "turnstile.booking.statement.timeouts", "statement_timeout expired (57014)", strategy);
             booked = counter(registry, "turnstile.booking.booked", "Bookings confirmed", strategy);
+            storeUnavailable = counter(registry, "turnstile.booking.store.unavailable",
+                    "PostgreSQL away, connection dropped or pool exhausted (503 STORE_UNAVAILABLE or BUSY)", strategy);
         }
 
         private static Counter counter(MeterRegistry registry, String name, String description, String strategy) {

@@ -80,6 +80,11 @@ public final class BookingProblems {
         return new Busy("BUSY", "The fare is locked by another booking; retry shortly.", retryAfterSeconds);
     }
 
+    /** The pool's wait queue ({@code turnstile.booking.pool.max-wait-queue}) is full: shed load rather than queue it. */
+    static Busy poolFull(long retryAfterSeconds) {
+        return new Busy("BUSY", "Too many requests are waiting for a database connection; retry shortly.", retryAfterSeconds);
+    }
+
     static Busy statementTimeout(long retryAfterSeconds) {
         return new Busy("TIMEOUT", "The database did not answer in time; retry shortly.", retryAfterSeconds);
     }

@@ -25,7 +25,6 @@ import dev.turnstile.idempotency.IdempotencyKeys;
 import dev.turnstile.idempotency.StoredResponse;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
 /** Fares, bookings and cancellations; each booking strategy is a different way to take the same seat. */
@@ -37,7 +36,6 @@ public class BookingService {
     private static final IntUnaryOperator RANDOM = bound -> ThreadLocalRandom.current().nextInt(bound);
     private static final String CONFIRMED = "CONFIRMED";
 
-    private final Pool pool;
     private final InventoryRepository inventory;
     private final BookingRepository bookings;
     private final IdempotencyKeys keys;
@@ -47,12 +45,11 @@ public class BookingService {
     private final Strategy defaultStrategy;
     private final Set<Strategy> allowedStrategies;
 
-    BookingService(Pool pool, InventoryRepository inventory, BookingRepository bookings, IdempotencyKeys keys,
+    BookingService(InventoryRepository inventory, BookingRepository bookings, IdempotencyKeys keys,
             BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json,
             @ConfigProperty(name = "turnstile.booking.default-strategy", defaultValue = "optimistic") Strategy defaultStrategy,
             @ConfigProperty(name = "turnstile.booking.allowed-strategies",
                     defaultValue = "optimistic,pessimistic,nowait,atomic,serializable,sharded") Set<Strategy> allowedStrategies) {
-        this.pool = pool;
         this.inventory = inventory;
         this.bookings = bookings;
         this.keys = keys;
@@ -103,7 +100,7 @@ public class BookingService {
     }
 
     public Uni<FareSnapshot> fare(String flightId, String fareClass) {
-        return inventory.readCounted(pool, flightId, fareClass).map(counted -> {
+        return attempts.read(client -> inventory.readCounted(client, flightId, fareClass)).map(counted -> {
             if (counted == null) {
                 throw BookingProblems.fareNotFound(flightId, fareClass);
             }
@@ -115,7 +112,7 @@ public class BookingService {
     }
 
     public Uni<AuditView> audit(String flightId, String fareClass) {
-        return inventory.audit(pool, flightId, fareClass).map(audit -> {
+        return attempts.read(client -> inventory.audit(client, flightId, fareClass)).map(audit -> {
             if (audit == null) {
                 throw BookingProblems.fareNotFound(flightId, fareClass);
             }
@@ -163,7 +160,7 @@ public class BookingService {
     }
 
     public Uni<BookingView> booking(String bookingId) {
-        return bookings.find(pool, UUID.fromString(bookingId)).map(booking -> {
+        return attempts.read(client -> bookings.find(client, UUID.fromString(bookingId))).map(booking -> {
             if (booking == null) {
                 throw BookingProblems.bookingNotFound(bookingId);
             }

@@ -1,0 +1,190 @@
+package dev.turnstile.booking;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * PostgreSQL faults for real, through {@link PostgresProxy} between the app and the server: a connection dropped
+ * mid-request, PostgreSQL away (connection refused) and back, a COMMIT whose answer is lost, and a pool with no
+ * connection to give. Each is a 503 with Retry-After, never a 500, and nothing is booked twice.
+ */
+@QuarkusTest
+@TestProfile(PostgresFaultTest.BehindProxy.class)
+@WithTestResource(value = PostgresProxy.class, scope = TestResourceScope.RESTRICTED_TO_CLASS)
+class PostgresFaultTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final int POOL = 4;
+
+    /** A small pool with a short acquire timeout, and no background workers taking connections from it. */
+    public static class BehindProxy implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.datasource.reactive.max-size", Integer.toString(POOL),
+                    "turnstile.booking.pool.max-wait-queue", "2",
+                    "turnstile.booking.pool.acquire-timeout", "1s",
+                    "turnstile.booking.ticketing.enabled", "false");
+        }
+    }
+
+    @Inject
+    Pool pool;
+
+
+    @Test
+    void aConnectionDroppedMidRequestIs503AndTheRetryBooksOnce() throws Exception {
+        BookingClient client = new BookingClient();
+        String flight = "DROP-" + UUID.randomUUID();
+        client.putFare(flight, "Y", 5, 0, 1);
+        SqlConnection holder = pool.getConnection().await().atMost(TIMEOUT);
+        holder.begin().await().atMost(TIMEOUT);
+        holder.preparedQuery("SELECT * FROM flight_inventory WHERE flight_id = $1 FOR UPDATE").execute(Tuple.of(flight))
+                .await().atMost(TIMEOUT);
+        CompletableFuture<BookingClient.Answer> waiting = client.book(flight, "Y", "pessimistic", "p1", false, "drop-" + flight);
+        Thread.sleep(300);
+        PostgresProxy.current.resetAll();
+        BookingClient.Answer dropped = waiting.join();
+        holder.close().await().atMost(TIMEOUT);
+
+        assertUnavailable(dropped);
+        assertEquals(0, bookings(flight, "p1"), "the dropped transaction rolled back");
+        BookingClient.Answer retried = client.book(flight, "Y", "pessimistic", "p1", false, "drop-" + flight).join();
+        assertEquals(201, retried.status(), retried.body());
+        assertEquals(1, bookings(flight, "p1"));
+        assertAuditExact(flight);
+    }
+
+    @Test
+    void postgresAwayIs503WithRetryAfterAndReadinessGoesDownThenUpByItself() throws Exception {
+        BookingClient client = new BookingClient();
+        String flight = "AWAY-" + UUID.randomUUID();
+        client.putFare(flight, "Y", 5, 0, 1);
+        String booked = client.book(flight, "Y", "atomic", "p0", false, null).join().json().getString("bookingId");
+        given().get("/q/health/ready").then().statusCode(200);
+
+        PostgresProxy.current.down();
+        try {
+            for (String strategy : new String[] { "atomic", "pessimistic", "optimistic", "nowait", "serializable", "sharded" }) {
+                assertUnavailable(client.book(flight, "Y", strategy, "p-" + strategy, false, null).join());
+            }
+            assertUnavailable(client.book(flight, "Y", "atomic", "p1", false, "away-" + flight).join());
+            given().get("/flights/" + flight + "/fares/Y").then().statusCode(503).contentType("application/problem+json")
+                    .header("Retry-After", "1").body("reason", org.hamcrest.Matchers.is("STORE_UNAVAILABLE"));
+            assertEquals(503, given().get("/flights/" + flight + "/fares/Y/audit").statusCode());
+            assertEquals(503, given().get("/bookings/" + booked).statusCode());
+            assertEquals(503, given().delete("/bookings/" + booked).statusCode());
+            given().get("/q/health/ready").then().statusCode(503);
+        } finally {
+            PostgresProxy.current.up();
+        }
+
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        while (given().get("/q/health/ready").statusCode() != 200) {
+            assertTrue(Instant.now().isBefore(deadline), "readiness comes back by itself");
+            Thread.sleep(200);
+        }
+        assertEquals(201, client.book(flight, "Y", "atomic", "p1", false, "away-" + flight).join().status());
+        assertEquals(1, bookings(flight, "p1"));
+        assertEquals(2, countAll(flight), "nothing was booked while PostgreSQL was away");
+        assertAuditExact(flight);
+    }
+
+    @Test
+    void aCommitWhoseAnswerWasLostIsReplayedToTheRetryNotBookedAgain() {
+        BookingClient client = new BookingClient();
+        String flight = "LOST-" + UUID.randomUUID();
+        String key = "lost-" + flight;
+        client.putFare(flight, "Y", 5, 0, 1);
+        int dropped = PostgresProxy.current.droppedCommits();
+
+        PostgresProxy.current.dropAfterNextCommit();
+        BookingClient.Answer lost = client.book(flight, "Y", "atomic", "p1", false, key).join();
+        assertEquals(dropped + 1, PostgresProxy.current.droppedCommits(), "the proxy dropped the COMMIT's answer");
+        assertUnavailable(lost);
+        assertEquals(1, bookings(flight, "p1"), "the COMMIT took effect");
+
+        BookingClient.Answer retried = client.book(flight, "Y", "atomic", "p1", false, key).join();
+        assertEquals(201, retried.status(), retried.body());
+        assertEquals(bookingId(flight, "p1"), retried.json().getString("bookingId"), "the retry gets the original booking");
+        assertEquals(1, bookings(flight, "p1"));
+        assertAuditExact(flight);
+    }
+
+    @Test
+    void aFullWaitQueueIs503BusyAndAnAcquireTimeoutIs503StoreUnavailable() throws Exception {
+        BookingClient client = new BookingClient();
+        String flight = "QUEUE-" + UUID.randomUUID();
+        client.putFare(flight, "Y", 10, 0, 1);
+        List<SqlConnection> held = new ArrayList<>();
+        for (int i = 0; i < POOL; i++) {
+            held.add(pool.getConnection().await().atMost(TIMEOUT));
+        }
+        List<CompletableFuture<BookingClient.Answer>> waiting = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                waiting.add(client.book(flight, "Y", "atomic", "w" + i, false, null));
+            }
+            Thread.sleep(300);
+            Instant start = Instant.now();
+            BookingClient.Answer refused = client.book(flight, "Y", "atomic", "w2", false, null).join();
+            assertTrue(Duration.between(start, Instant.now()).toMillis() < 900, "a full queue refuses at once");
+            assertEquals(503, refused.status(), refused.body());
+            assertEquals("BUSY", refused.reason());
+            for (CompletableFuture<BookingClient.Answer> answer : waiting) {
+                assertUnavailable(answer.join());
+            }
+        } finally {
+            held.forEach(connection -> connection.close().await().atMost(TIMEOUT));
+        }
+        assertEquals(0, countAll(flight), "nothing was booked without a connection");
+        assertEquals(201, client.book(flight, "Y", "atomic", "w0", false, null).join().status());
+    }
+
+    private static void assertUnavailable(BookingClient.Answer answer) {
+        assertEquals(503, answer.status(), answer.body());
+        assertEquals("STORE_UNAVAILABLE", answer.reason(), answer.body());
+        assertEquals(1, answer.json().getInteger("retryAfterSeconds"), answer.body());
+    }
+
+    private void assertAuditExact(String flight) {
+        given().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200)
+                .body("consistent", org.hamcrest.Matchers.is(true));
+    }
+
+    private long bookings(String flight, String passenger) {
+        return pool.preparedQuery("SELECT count(*) FROM bookings WHERE flight_id = $1 AND passenger_id = $2")
+                .execute(Tuple.of(flight, passenger)).await().atMost(TIMEOUT).iterator().next().getLong(0);
+    }
+
+    private long countAll(String flight) {
+        return pool.preparedQuery("SELECT count(*) FROM bookings WHERE flight_id = $1")
+                .execute(Tuple.of(flight)).await().atMost(TIMEOUT).iterator().next().getLong(0);
+    }
+
+    private String bookingId(String flight, String passenger) {
+        return pool.preparedQuery("SELECT id::text FROM bookings WHERE flight_id = $1 AND passenger_id = $2")
+                .execute(Tuple.of(flight, passenger)).await().atMost(TIMEOUT).iterator().next().getString(0);
+    }
+}
