@@ -1,7 +1,9 @@
 package dev.turnstile.rental;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -17,8 +19,10 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  *
  * <p>A workshop lease lives in the item ({@code leaseHolder}, {@code leaseExpiresAt}, and the secret
  * {@code leaseToken}), so every conditional write on the bike also checks it, and deleting the bike ends it.
- * {@code appliedKeys} are the digests of the last {@link #APPLIED_KEYS} idempotency keys whose write this item took:
- * the proof, after a crash, that a keyed request was applied (docs/rental.md, "Idempotency").
+ * {@code appliedKeys} are the marks of the last {@link #APPLIED_KEYS} keyed writes this item took ({@link
+ * KeyedRequest#mark}: the key's digest and the claim that wrote it): the proof, after a crash, that a keyed request was
+ * applied (docs/rental.md, "Idempotency"). The claim is part of the mark because a key outlives its record: after the
+ * record expires the key starts a new life, and a mark of the old life must not pass for the new claim's write.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @RegisterForReflection
@@ -60,8 +64,9 @@ public record Bike(
                 && !leaseToken.equals(presentedToken);
     }
 
-    boolean applied(String keyDigest) {
-        return appliedKeys.contains(keyDigest);
+    /** The mark this item keeps for the key with digest {@code keyDigest}, if one of its writes was applied here. */
+    Optional<String> appliedMark(String keyDigest) {
+        return appliedKeys.stream().filter(mark -> KeyedRequest.markOf(mark, keyDigest)).findFirst();
     }
 
     Bike rentedTo(String customerId, Instant at) {
@@ -89,13 +94,14 @@ public record Bike(
                 generation, leaseHolder, leaseExpiresAt, leaseToken, appliedKeys);
     }
 
-    /** This state, remembering that the write under {@code keyDigest} made it; only the last few are kept. */
-    Bike applying(String keyDigest) {
-        List<String> kept = appliedKeys.size() < APPLIED_KEYS ? appliedKeys
-                : appliedKeys.subList(appliedKeys.size() - APPLIED_KEYS + 1, appliedKeys.size());
-        List<String> keys = new java.util.ArrayList<>(kept);
-        keys.add(keyDigest);
+    /**
+     * This state, remembering that the write marked {@code mark} made it: the key's older mark, if any, is replaced,
+     * and only the last few are kept.
+     */
+    Bike applying(String keyDigest, String mark) {
+        List<String> keys = new ArrayList<>(appliedKeys.stream().filter(kept -> !KeyedRequest.markOf(kept, keyDigest)).toList());
+        keys.add(mark);
         return new Bike(bikeId, station, status, ridesSinceService, rentedBy, rentedAt, note, version,
-                generation, leaseHolder, leaseExpiresAt, leaseToken, keys);
+                generation, leaseHolder, leaseExpiresAt, leaseToken, keys.subList(Math.max(0, keys.size() - APPLIED_KEYS), keys.size()));
     }
 }

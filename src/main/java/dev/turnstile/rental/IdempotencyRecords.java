@@ -23,7 +23,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * The rental wing's idempotency records ({@code turnstile.rental.tables.idempotency}): one item per caller scope and
  * Idempotency-Key with the request's fingerprint, its state, the owner (the request that works on it), the answer,
  * {@code lockedUntil} (epoch ms, when an IN_PROGRESS record whose owner went silent may be taken over) and
- * {@code expiresAt} (epoch s, the table's TTL attribute). Every write is conditional on the owner.
+ * {@code expiresAt} (epoch s, the table's TTL attribute). Every write is conditional on the owner. A record past
+ * {@code expiresAt} counts as absent whether or not DynamoDB's TTL has deleted it yet (that can take days), so a key
+ * lives exactly as long as configured.
  */
 @Singleton
 public class IdempotencyRecords {
@@ -34,10 +36,18 @@ public class IdempotencyRecords {
 
     /** A record as stored; {@code answer} is the answer the owner gives once its bike write is done. */
     public record IdempotencyRecord(String id, String fingerprint, State state, String owner, Instant lockedUntil,
-            StoredResponse answer, String tag) {
+            Instant expiresAt, StoredResponse answer, String tag) {
 
         boolean abandoned(Instant now) {
             return state == State.IN_PROGRESS && !now.isBefore(lockedUntil);
+        }
+
+        boolean expired(Instant now) {
+            return !now.isBefore(expiresAt);
+        }
+
+        IdempotencyRecord completed() {
+            return new IdempotencyRecord(id, fingerprint, State.COMPLETED, owner, lockedUntil, expiresAt, answer, tag);
         }
     }
 
@@ -57,7 +67,7 @@ public class IdempotencyRecords {
         return inProgressExpiry;
     }
 
-    public Uni<Optional<IdempotencyRecord>> find(String id) {
+    private Uni<Optional<IdempotencyRecord>> find(String id) {
         return Uni.createFrom()
                 .completionStage(() -> dynamo.getItem(GetItemRequest.builder()
                         .tableName(table).key(key(id)).consistentRead(true).build()))
@@ -66,21 +76,27 @@ public class IdempotencyRecords {
                         : Optional.empty());
     }
 
+    /** The record under {@code id} unless there is none or it has expired. */
+    public Uni<Optional<IdempotencyRecord>> findLive(String id, Instant now) {
+        return find(id).map(found -> found.filter(record -> !record.expired(now)));
+    }
+
     /**
-     * Writes the record IN_PROGRESS for {@code owner} with the answer it is about to make true: when the key is new,
-     * when {@code owner} already holds it (its own retry), or when the previous owner's lock ran out. False when
-     * another request holds it or it is completed.
+     * Writes the record IN_PROGRESS for {@code owner} with the answer it is about to make true: when the key is new
+     * or expired, when {@code owner} already holds it (its own retry), or when the previous owner's lock ran out.
+     * False when another request holds it or it is completed.
      */
     public Uni<Boolean> claim(IdempotencyRecord intended, Instant now) {
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":owner", AttributeValue.fromS(intended.owner()));
         values.put(":inProgress", AttributeValue.fromS(State.IN_PROGRESS.name()));
         values.put(":now", BikeRepository.number(now.toEpochMilli()));
+        values.put(":nowSeconds", BikeRepository.number(now.getEpochSecond()));
         return Uni.createFrom()
                 .completionStage(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
-                        .item(toItem(intended, now))
-                        .conditionExpression("attribute_not_exists(id) OR (#state = :inProgress"
+                        .item(toItem(intended))
+                        .conditionExpression("attribute_not_exists(id) OR expiresAt <= :nowSeconds OR (#state = :inProgress"
                                 + " AND (#owner = :owner OR lockedUntil <= :now))")
                         .expressionAttributeNames(Map.of("#state", "state", "#owner", "owner"))
                         .expressionAttributeValues(values)
@@ -93,12 +109,14 @@ public class IdempotencyRecords {
     public Put completedInTransaction(IdempotencyRecord completed, Instant now) {
         return Put.builder()
                 .tableName(table)
-                .item(toItem(completed, now))
-                .conditionExpression("attribute_not_exists(id) OR (#state = :inProgress AND lockedUntil <= :now)")
+                .item(toItem(completed))
+                .conditionExpression("attribute_not_exists(id) OR expiresAt <= :nowSeconds"
+                        + " OR (#state = :inProgress AND lockedUntil <= :now)")
                 .expressionAttributeNames(Map.of("#state", "state"))
                 .expressionAttributeValues(Map.of(
                         ":inProgress", AttributeValue.fromS(State.IN_PROGRESS.name()),
-                        ":now", BikeRepository.number(now.toEpochMilli())))
+                        ":now", BikeRepository.number(now.toEpochMilli()),
+                        ":nowSeconds", BikeRepository.number(now.getEpochSecond())))
                 .build();
     }
 
@@ -136,21 +154,22 @@ public class IdempotencyRecords {
     }
 
     IdempotencyRecord intended(String id, String fingerprint, String owner, StoredResponse answer, String tag, Instant now) {
-        return new IdempotencyRecord(id, fingerprint, State.IN_PROGRESS, owner, now.plus(inProgressExpiry), answer, tag);
+        return new IdempotencyRecord(id, fingerprint, State.IN_PROGRESS, owner, now.plus(inProgressExpiry),
+                now.plus(ttl), answer, tag);
     }
 
     private static Map<String, AttributeValue> key(String id) {
         return Map.of("id", AttributeValue.fromS(id));
     }
 
-    private Map<String, AttributeValue> toItem(IdempotencyRecord record, Instant now) {
+    private static Map<String, AttributeValue> toItem(IdempotencyRecord record) {
         Map<String, AttributeValue> item = new HashMap<>();
         item.put("id", AttributeValue.fromS(record.id()));
         item.put("fingerprint", AttributeValue.fromS(record.fingerprint()));
         item.put("state", AttributeValue.fromS(record.state().name()));
         item.put("owner", AttributeValue.fromS(record.owner()));
         item.put("lockedUntil", BikeRepository.number(record.lockedUntil().toEpochMilli()));
-        item.put("expiresAt", BikeRepository.number(now.plus(ttl).getEpochSecond()));
+        item.put("expiresAt", BikeRepository.number(record.expiresAt().getEpochSecond()));
         item.put("status", BikeRepository.number(record.answer().status()));
         item.put("body", AttributeValue.fromS(record.answer().body()));
         item.put("tag", AttributeValue.fromS(record.tag()));
@@ -164,6 +183,7 @@ public class IdempotencyRecords {
                 State.valueOf(item.get("state").s()),
                 item.get("owner").s(),
                 Instant.ofEpochMilli(Long.parseLong(item.get("lockedUntil").n())),
+                Instant.ofEpochSecond(Long.parseLong(item.get("expiresAt").n())),
                 new StoredResponse(Integer.parseInt(item.get("status").n()), item.get("body").s()),
                 item.get("tag").s());
     }

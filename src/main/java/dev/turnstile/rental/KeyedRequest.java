@@ -12,8 +12,17 @@ public record KeyedRequest(String id, String fingerprint) {
         return new KeyedRequest(scope + "|" + key, fingerprint);
     }
 
-    /** What the bike item remembers of an applied key: short, and no customer id or key in clear. */
+    /** The key as the bike item knows it: short, and no customer id or key in clear. */
     String digest() {
         return Idempotency.sha256Hex(id).substring(0, 32);
+    }
+
+    /** What the bike item keeps of a write made under this key by the claim of {@code owner}. */
+    String mark(String owner) {
+        return digest() + ":" + owner;
+    }
+
+    static boolean markOf(String mark, String keyDigest) {
+        return mark.startsWith(keyDigest + ":");
     }
 }

@@ -181,39 +181,46 @@ public class RentalService {
     }
 
     /**
-     * The keyed path. A record found first settles the request (replay, 422, 409 in progress) unless its owner
-     * abandoned it; then each attempt reads the bike: if the item shows the key applied, the record's answer is
-     * what happened and is completed and given; otherwise the decision is made, claimed and written.
+     * The keyed path. A live record found first settles the request (replay, 422, 409 in progress) unless its owner
+     * abandoned it; then each attempt reads the bike: if the item carries the mark of the live record's claim, that
+     * write happened and the record's answer is completed and given; otherwise (no mark, or one from an expired life
+     * of the key) the decision is made, claimed and written.
      */
     private Uni<KeyedAnswer> keyed(String bikeId, KeyedRequest key, Decision decision, Transacted transacted,
             String leaseToken) {
-        String owner = UUID.randomUUID().toString();
-        return records.find(key.id()).flatMap(found -> {
+        // short: the bike item keeps it in every applied mark
+        String owner = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        return records.findLive(key.id(), Instant.now()).flatMap(found -> {
             Optional<KeyedAnswer> settled = found.flatMap(record -> settle(record, key, owner, Instant.now()));
             if (settled.isPresent()) {
                 return Uni.createFrom().item(settled.get());
             }
-            return withRetries(bikeId, read -> {
-                if (read.applied(key.digest())) {
-                    return completeApplied(key, owner);
-                }
-                Instant now = Instant.now();
-                Bike next = decision.decide(read, now).applying(key.digest());
-                Bike stored = next.withVersion(next.version() + 1);
-                IdempotencyRecord intended = records.intended(key.id(), key.fingerprint(), owner,
-                        new StoredResponse(200, body(stored)), stored.tag(), now);
-                if (transacted == null) {
-                    return claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now);
-                }
-                return transactions.enabled().flatMap(on -> on
-                        ? transacted.write(read, next, now, Optional.of(intended))
-                                .replaceWith(new KeyedAnswer(intended.answer(), intended.tag(), false))
-                                .onFailure(IdempotencyKeyTaken.class).recoverWithUni(taken -> settledNow(key, owner))
-                        : claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now));
-            }).onFailure(failure -> failure instanceof ProblemException && !(failure instanceof StoreUnavailable))
+            return withRetries(bikeId, read -> read.appliedMark(key.digest())
+                    .map(mark -> answerIfApplied(key, owner, mark).flatMap(applied -> applied.isPresent()
+                            ? Uni.createFrom().item(applied.get())
+                            : decideAndWrite(read, key, owner, decision, transacted, leaseToken)))
+                    .orElseGet(() -> decideAndWrite(read, key, owner, decision, transacted, leaseToken)))
+                    .onFailure(failure -> failure instanceof ProblemException && !(failure instanceof StoreUnavailable))
                     // a refusal changed nothing: free the key so that the same request can be decided again
                     .call(() -> records.release(key.id(), owner));
         });
+    }
+
+    private Uni<KeyedAnswer> decideAndWrite(Bike read, KeyedRequest key, String owner, Decision decision,
+            Transacted transacted, String leaseToken) {
+        Instant now = Instant.now();
+        Bike next = decision.decide(read, now).applying(key.digest(), key.mark(owner));
+        Bike stored = next.withVersion(next.version() + 1);
+        IdempotencyRecord intended = records.intended(key.id(), key.fingerprint(), owner,
+                new StoredResponse(200, body(stored)), stored.tag(), now);
+        if (transacted == null) {
+            return claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now);
+        }
+        return transactions.enabled().flatMap(on -> on
+                ? transacted.write(read, next, now, Optional.of(intended))
+                        .replaceWith(new KeyedAnswer(intended.answer(), intended.tag(), false))
+                        .onFailure(IdempotencyKeyTaken.class).recoverWithUni(taken -> settledNow(key, owner))
+                : claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now));
     }
 
     private Uni<KeyedAnswer> claimAndWrite(IdempotencyRecord intended, KeyedRequest key, String owner,
@@ -231,21 +238,29 @@ public class RentalService {
         });
     }
 
-    /** The item shows the key applied: the record holds the answer that write made true. */
-    private Uni<KeyedAnswer> completeApplied(KeyedRequest key, String owner) {
-        return records.find(key.id()).flatMap(found -> {
-            IdempotencyRecord record = found.orElseThrow(() -> Idempotency.inProgress(1));
+    /**
+     * The item carries {@code mark} for this key. When it is the mark of the live record's claim, that record holds
+     * the answer the write made true: completed and given. Otherwise the mark is from an earlier life of the key
+     * (its record expired) and nothing is known: empty, the request is decided as new.
+     */
+    private Uni<Optional<KeyedAnswer>> answerIfApplied(KeyedRequest key, String owner, String mark) {
+        return records.findLive(key.id(), Instant.now()).flatMap(found -> {
+            Optional<IdempotencyRecord> written = found.filter(record -> key.mark(record.owner()).equals(mark));
+            if (written.isEmpty()) {
+                return Uni.createFrom().item(Optional.<KeyedAnswer>empty());
+            }
+            IdempotencyRecord record = written.get();
             if (!record.fingerprint().equals(key.fingerprint())) {
                 throw Idempotency.keyReused();
             }
             return records.complete(key.id(), record.owner())
-                    .replaceWith(new KeyedAnswer(record.answer(), record.tag(), !record.owner().equals(owner)));
+                    .replaceWith(Optional.of(new KeyedAnswer(record.answer(), record.tag(), !record.owner().equals(owner))));
         });
     }
 
     /** Another request got the key between our look and our claim: its record decides. */
     private Uni<KeyedAnswer> settledNow(KeyedRequest key, String owner) {
-        return records.find(key.id()).map(found -> found
+        return records.findLive(key.id(), Instant.now()).map(found -> found
                 .flatMap(record -> settle(record, key, owner, Instant.now()))
                 .orElseThrow(() -> Idempotency.inProgress(1)));
     }

@@ -116,9 +116,7 @@ public class RentalTransactions {
     }
 
     private Optional<Keyed> withRecord(Optional<IdempotencyRecord> record, Instant now) {
-        return record.map(intended -> new Keyed(intended.id(), records.completedInTransaction(
-                new IdempotencyRecord(intended.id(), intended.fingerprint(), IdempotencyRecords.State.COMPLETED,
-                        intended.owner(), intended.lockedUntil(), intended.answer(), intended.tag()), now)));
+        return record.map(intended -> new Keyed(intended.id(), records.completedInTransaction(intended.completed(), now)));
     }
 
     /** The key's record id (for the client request token) and its Put. */
