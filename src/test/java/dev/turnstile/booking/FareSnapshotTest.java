@@ -34,7 +34,10 @@ class FareSnapshotTest {
                 .mapToObj(i -> client.bookUntilFinal(flight, "Y", i % 2 == 0 ? "sharded" : "atomic", "p" + i, false)).toList();
         List<CompletableFuture<String>> views = IntStream.range(0, 200)
                 .mapToObj(i -> http.sendAsync(HttpRequest.newBuilder(fare).build(), HttpResponse.BodyHandlers.ofString())
-                        .thenApply(HttpResponse::body))
+                        .thenApply(response -> {
+                            assertEquals(200, response.statusCode(), response.body());
+                            return response.body();
+                        }))
                 .toList();
         burst.forEach(CompletableFuture::join);
 
