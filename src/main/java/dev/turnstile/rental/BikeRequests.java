@@ -8,6 +8,8 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
+import dev.turnstile.json.StorableText;
+
 /** The request bodies of {@link BikeResource}. Limits keep every item far below DynamoDB's 400 KB. */
 public final class BikeRequests {
 
@@ -21,7 +23,7 @@ public final class BikeRequests {
 
     public record NewBike(
             @NotBlank @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
-            @NotBlank @Size(max = 64) String station,
+            @NotBlank @Size(max = 64) @StorableText String station,
             @PositiveOrZero @Max(1_000_000) Integer ridesSinceService,
             @Pattern(regexp = "AVAILABLE|MAINTENANCE", message = "must be AVAILABLE or MAINTENANCE") String status) {
 
@@ -36,14 +38,14 @@ public final class BikeRequests {
 
     public record Return(
             @NotBlank @Pattern(regexp = ID, message = ID_MESSAGE) String customerId,
-            @NotBlank @Size(max = 64) String station) {
+            @NotBlank @Size(max = 64) @StorableText String station) {
     }
 
-    public record Note(@NotBlank @Size(max = 500) String note) {
+    public record Note(@NotBlank @Size(max = 500) @StorableText String note) {
     }
 
     public record LeaseTerms(
-            @NotBlank @Size(max = 64) String holder,
+            @NotBlank @Size(max = 64) @StorableText String holder,
             @NotNull @Min(1) @Max(86_400) Integer ttlSeconds) {
     }
 }

@@ -35,6 +35,7 @@ import jakarta.ws.rs.core.UriInfo;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.turnstile.idempotency.Idempotency;
+import dev.turnstile.json.StorableText;
 import dev.turnstile.problem.ProblemException;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
@@ -85,7 +86,7 @@ public class BikeResource {
      * page with a filter may hold fewer than {@code limit} bikes, even none, and still have a {@code next}.
      */
     @GET
-    public Uni<Response> atStation(@QueryParam("station") @NotBlank @Size(max = 64) String station,
+    public Uni<Response> atStation(@QueryParam("station") @NotBlank @Size(max = 64) @StorableText String station,
             @QueryParam("status") @Pattern(regexp = BikeRequests.STATUS, message = BikeRequests.STATUS_MESSAGE) String status,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(500) int limit,
             @QueryParam("cursor") @Size(max = 200) String cursor, @Context UriInfo uri) {
