@@ -1,15 +1,24 @@
 -- wrk script: POST one booking per request and count the answers by status and problem reason.
+-- Every request is a new passenger: a passenger holds one seat per flight, so a repeated passengerId would
+-- measure 409 ALREADY_BOOKED instead of bookings.
 local threads = {}
 
 function setup(thread)
+  thread:set("id", #threads)
   table.insert(threads, thread)
 end
 
 function init(args)
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
-  wrk.body = '{"passengerId":"bench"}'
+  prefix = string.format("bench-%d-%d-", os.time(), id)
+  sent = 0
   answers = {}
+end
+
+function request()
+  sent = sent + 1
+  return wrk.format(nil, nil, nil, '{"passengerId":"' .. prefix .. sent .. '"}')
 end
 
 function response(status, headers, body)
