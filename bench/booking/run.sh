@@ -3,7 +3,7 @@
 # out) and pgbench running the same transaction over a range of client counts, in the same run, on the same machine.
 # Usage: bench/booking/run.sh            (from the repository root; takes the machine-wide bench lock)
 # Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, CONNECTIONS=64, SKIP_BUILD=1,
-#        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these)
+#        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these), SKIP_PGBOUNCER=1
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
@@ -47,41 +47,74 @@ trap stop_app EXIT
 
 echo "# booking benchmark $(date -u +%FT%TZ), $(nproc) cores, ${CONNECTIONS} connections, ${DURATION} per run" | tee "$OUT"
 
-for pool in $POOL_SIZES; do
-  QUARKUS_HTTP_PORT=$PORT QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:5432/$DB \
+start_app() { # pool datasource-url [extra env...]
+  local pool=$1 url=$2; shift 2
+  env "$@" QUARKUS_HTTP_PORT=$PORT QUARKUS_DATASOURCE_REACTIVE_URL=$url \
     QUARKUS_DATASOURCE_REACTIVE_MAX_SIZE=$pool TURNSTILE_BOOKING_TICKETING_ENABLED=false \
-    java -jar target/quarkus-app/quarkus-run.jar >target/bench-booking-app-$RUN.log 2>&1 &
+    java -jar target/quarkus-app/quarkus-run.jar >>target/bench-booking-app-$RUN.log 2>&1 &
   APP=$!
   for _ in $(seq 1 100); do curl -sf localhost:$PORT/q/health/live >/dev/null && break; sleep 0.2; done
-  warm="bench-warmup-$RUN-$pool"; fare "$warm" 1   # JIT warm-up, so the first strategy is not measured cold
+  local warm="bench-warmup-$RUN-$pool-$RANDOM"; fare "$warm" 1   # JIT warm-up, so the first strategy is not measured cold
   wrk -t2 -c$CONNECTIONS -d8s -s bench/booking/book.lua "http://127.0.0.1:$PORT/flights/$warm/fares/Y/bookings?strategy=pessimistic" >/dev/null
+}
+
+measure() { # label pool strategy
+  local label=$1 pool=$2 strategy=$3 shards=1
+  [ $strategy = sharded ] && shards=16
+  local flight="bench-$label-$strategy-$RUN-$pool"
+  fare "$flight" $shards
+  local url="http://127.0.0.1:$PORT/flights/$flight/fares/Y/bookings?strategy=$strategy"
+  wrk -t2 -c$CONNECTIONS -d3s -s bench/booking/book.lua "$url" >/dev/null   # warm-up (JIT, pool)
+  local retries0 booked0 result booked retries
+  retries0=$(counter turnstile_booking_retries_total $strategy)
+  booked0=$(counter turnstile_booking_booked_total $strategy)
+  result=$(wrk -t2 -c$CONNECTIONS -d$DURATION --timeout 10s --latency -s bench/booking/book.lua "$url" | grep '^RESULT' | cut -c8-)
+  booked=$(( $(counter turnstile_booking_booked_total $strategy) - booked0 ))
+  retries=$(( $(counter turnstile_booking_retries_total $strategy) - retries0 ))
+  echo "$label strategy=$strategy shards=$shards pool=$pool booked=$booked retries=$retries $result" | tee -a "$OUT"
+}
+
+for pool in $POOL_SIZES; do
+  start_app $pool postgresql://127.0.0.1:5432/$DB
   for strategy in atomic pessimistic optimistic nowait serializable sharded; do
-    shards=1; [ $strategy = sharded ] && shards=16
-    flight="bench-$strategy-$RUN-$pool"
-    fare "$flight" $shards
-    url="http://127.0.0.1:$PORT/flights/$flight/fares/Y/bookings?strategy=$strategy"
-    wrk -t2 -c$CONNECTIONS -d3s -s bench/booking/book.lua "$url" >/dev/null   # warm-up (JIT, pool)
-    attempts0=$(counter turnstile_booking_attempts_total $strategy); retries0=$(counter turnstile_booking_retries_total $strategy)
-    booked0=$(counter turnstile_booking_booked_total $strategy)
-    result=$(wrk -t2 -c$CONNECTIONS -d$DURATION --timeout 10s --latency -s bench/booking/book.lua "$url" | grep '^RESULT' | cut -c8-)
-    booked=$(( $(counter turnstile_booking_booked_total $strategy) - booked0 ))
-    retries=$(( $(counter turnstile_booking_retries_total $strategy) - retries0 ))
-    echo "http strategy=$strategy shards=$shards pool=$pool booked=$booked retries=$retries $result" | tee -a "$OUT"
+    measure http $pool $strategy
   done
   stop_app
 done
 
-# The raw-store baseline is the best pgbench figure over client counts: a single hot row peaks at few clients.
-for script in transaction statement; do
-  best=0; best_clients=0
-  for clients in $PGBENCH_CLIENTS; do
-    flight="pgbench-$script-$clients-$RUN"
-    fare "$flight" 1
-    tps=$(pgbench -U postgres -h 127.0.0.1 -n -M prepared -c $clients -j $(( clients < 2 ? 1 : 2 )) -T ${DURATION%s} -D flight=$flight \
-          -f bench/booking/pgbench-$script.sql $DB 2>/dev/null | awk '/^tps/ { print $3; exit }')
-    echo "pgbench script=$script clients=$clients tps=$tps" | tee -a "$OUT"
-    if awk -v a="$tps" -v b="$best" 'BEGIN { exit !(a > b) }'; then best=$tps; best_clients=$clients; fi
+# The same service behind PgBouncer in transaction pooling mode (local/pgbouncer.sh, port 6432): the layer-7 proxy
+# setting makes the client use unnamed prepared statements, which a transaction pooler can route.
+if [ -z "${SKIP_PGBOUNCER:-}" ]; then
+  bash local/pgbouncer.sh start
+  for pool in $POOL_SIZES; do
+    start_app $pool postgresql://127.0.0.1:6432/$DB QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY=true
+    for strategy in atomic pessimistic; do
+      measure pgbouncer $pool $strategy
+    done
+    stop_app
   done
-  echo "pgbench-best script=$script clients=$best_clients tps=$best" | tee -a "$OUT"
+fi
+
+# The raw-store baseline is the best pgbench figure over client counts: a single hot row peaks at few clients.
+# Through PgBouncer (transaction pooling) pgbench uses the extended protocol with unnamed statements, as the service
+# does there: PgBouncer 1.18 cannot route named prepared statements.
+pgbench_best() { # label port mode script
+  local label=$1 port=$2 mode=$3 script=$4 best=0 best_clients=0 clients flight tps
+  for clients in $PGBENCH_CLIENTS; do
+    flight="pgbench-$label-$script-$clients-$RUN"
+    fare "$flight" 1
+    tps=$(pgbench -U postgres -h 127.0.0.1 -p $port -n -M $mode -c $clients -j $(( clients < 2 ? 1 : 2 )) -T ${DURATION%s} \
+          -D flight=$flight -f bench/booking/pgbench-$script.sql $DB 2>/dev/null | awk '/^tps/ { print $3; exit }')
+    echo "$label script=$script clients=$clients tps=${tps:-0}" | tee -a "$OUT"
+    if awk -v a="${tps:-0}" -v b="$best" 'BEGIN { exit !(a > b) }'; then best=$tps; best_clients=$clients; fi
+  done
+  echo "$label-best script=$script clients=$best_clients tps=$best" | tee -a "$OUT"
+}
+for script in transaction statement; do
+  pgbench_best pgbench 5432 prepared $script
 done
+if [ -z "${SKIP_PGBOUNCER:-}" ]; then
+  pgbench_best pgbench-pgbouncer 6432 extended statement
+  bash local/pgbouncer.sh stop
+fi
 echo "# results in $OUT"
