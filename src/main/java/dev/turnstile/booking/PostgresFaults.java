@@ -26,6 +26,7 @@ final class PostgresFaults {
      * shutdown and "the database system is starting up" (57P01-57P03), too many connections (53300).
      */
     private static final Set<String> UNAVAILABLE_STATES = Set.of("57P01", "57P02", "57P03", "53300");
+    /** Followed by ", current status: CLOSED" (or another status) in vertx-sql-client 4.5. */
     private static final String CONNECTION_NOT_ACTIVE = "Connection is not active now";
     /** The pool's acquire timeout, as the pool ({@code PoolImpl}) and its queue ({@code SqlConnectionPool}) word it. */
     private static final Set<String> POOL_ACQUIRE_TIMEOUT = Set.of("Timeout", "Timeout waiting for connection");
@@ -54,6 +55,10 @@ final class PostgresFaults {
         // IOException covers "Connection reset", "Connection refused" (ConnectException), ClosedChannelException
         return cause instanceof ClosedConnectionException || cause instanceof IOException
                 || ((cause instanceof VertxException || cause instanceof NoStackTraceThrowable)
-                        && (CONNECTION_NOT_ACTIVE.equals(cause.getMessage()) || POOL_ACQUIRE_TIMEOUT.contains(cause.getMessage())));
+                        && (startsWith(cause.getMessage(), CONNECTION_NOT_ACTIVE) || POOL_ACQUIRE_TIMEOUT.contains(cause.getMessage())));
+    }
+
+    private static boolean startsWith(String message, String prefix) {
+        return message != null && message.startsWith(prefix);
     }
 }
