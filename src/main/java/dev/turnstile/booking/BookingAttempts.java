@@ -14,7 +14,6 @@ import dev.turnstile.problem.ProblemException;
 import dev.turnstile.retry.FullJitterBackoff;
 import io.smallrye.faulttolerance.api.CustomBackoff;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgException;
 
@@ -33,13 +32,13 @@ public class BookingAttempts {
     private static final String LOCK_NOT_AVAILABLE = "55P03";
     private static final String QUERY_CANCELED = "57014";
 
-    private final Pool pool;
+    private final BoundedTransactions transactions;
     private final BookingMetrics metrics;
     private final long retryAfterSeconds;
 
-    BookingAttempts(Pool pool, BookingMetrics metrics,
+    BookingAttempts(BoundedTransactions transactions, BookingMetrics metrics,
             @ConfigProperty(name = "turnstile.booking.busy-retry-after-seconds", defaultValue = "1") long retryAfterSeconds) {
-        this.pool = pool;
+        this.transactions = transactions;
         this.metrics = metrics;
         this.retryAfterSeconds = retryAfterSeconds;
     }
@@ -53,25 +52,21 @@ public class BookingAttempts {
     public <T> Uni<T> inTransaction(Strategy strategy, AtomicInteger attempts, Function<SqlConnection, Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
             metrics.attempt(strategy, attempts.getAndIncrement() > 0);
-            return pool.withTransaction(connection -> isolate(connection, strategy).chain(() -> work.apply(connection)));
+            return strategy == Strategy.SERIALIZABLE ? transactions.runSerializable(work) : transactions.run(work);
         }).onFailure().transform(failure -> translate(strategy, failure));
     }
 
     /** One transaction without retries, for operations that cannot lose a race (cancel, reset). */
     public <T> Uni<T> once(Function<SqlConnection, Uni<T>> work) {
-        return pool.withTransaction(work).onFailure().transform(failure -> translate(null, failure));
+        return transactions.run(work).onFailure().transform(failure -> translate(null, failure));
     }
 
-    /** A read outside any transaction: only store faults are translated (to 503), nothing is retried. */
-    public <T> Uni<T> read(Function<Pool, Uni<T>> work) {
-        return Uni.createFrom().deferred(() -> work.apply(pool)).onFailure().transform(failure -> translate(null, failure));
-    }
-
-    private static Uni<Void> isolate(SqlConnection connection, Strategy strategy) {
-        if (strategy != Strategy.SERIALIZABLE) {
-            return Uni.createFrom().voidItem();
-        }
-        return connection.query("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE").execute().replaceWithVoid();
+    /**
+     * A read: only store faults are translated (to 503), nothing is retried. It runs in a transaction too, because
+     * that is the only place a pooler lets {@code statement_timeout} be set.
+     */
+    public <T> Uni<T> read(Function<SqlConnection, Uni<T>> work) {
+        return transactions.run(work).onFailure().transform(failure -> translate(null, failure));
     }
 
     private Throwable translate(Strategy strategy, Throwable failure) {

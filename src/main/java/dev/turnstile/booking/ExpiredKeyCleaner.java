@@ -11,7 +11,6 @@ import org.jboss.logging.Logger;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.sqlclient.Pool;
 
 /**
  * Deletes expired idempotency keys now and then (they are already ignored when expired: a claim takes them over),
@@ -23,17 +22,17 @@ public class ExpiredKeyCleaner {
     private static final Logger LOG = Logger.getLogger(ExpiredKeyCleaner.class);
 
     private final Vertx vertx;
-    private final Pool pool;
+    private final BoundedTransactions transactions;
     private final BookingRepository bookings;
     private final boolean enabled;
     private final long intervalMillis;
     private long timer = -1;
 
-    ExpiredKeyCleaner(Vertx vertx, Pool pool, BookingRepository bookings,
+    ExpiredKeyCleaner(Vertx vertx, BoundedTransactions transactions, BookingRepository bookings,
             @ConfigProperty(name = "turnstile.idempotency.cleanup.enabled", defaultValue = "true") boolean enabled,
             @ConfigProperty(name = "turnstile.idempotency.cleanup.interval", defaultValue = "10m") Duration interval) {
         this.vertx = vertx;
-        this.pool = pool;
+        this.transactions = transactions;
         this.bookings = bookings;
         this.enabled = enabled;
         this.intervalMillis = Math.max(1, interval.toMillis());
@@ -41,7 +40,7 @@ public class ExpiredKeyCleaner {
 
     void start(@Observes StartupEvent startup) {
         if (enabled) {
-            timer = vertx.setPeriodic(intervalMillis, fired -> bookings.forgetExpiredKeys(pool).subscribe().with(
+            timer = vertx.setPeriodic(intervalMillis, fired -> transactions.run(bookings::forgetExpiredKeys).subscribe().with(
                     count -> LOG.debugf("Forgot %d expired idempotency keys", count),
                     failure -> LOG.warnf("Cleaning expired idempotency keys failed: %s", failure.getMessage())));
         }

@@ -17,7 +17,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.sqlclient.Pool;
 
 /**
  * Issues ticket numbers to confirmed bookings in the background. Each worker claims up to {@code batch-size} pending
@@ -32,7 +31,7 @@ public class TicketWorkers {
     private static final long NO_TIMER = -1;
 
     private final Vertx vertx;
-    private final Pool pool;
+    private final BoundedTransactions transactions;
     private final BookingRepository bookings;
     private final boolean enabled;
     private final int batchSize;
@@ -42,13 +41,13 @@ public class TicketWorkers {
     private final Counter issued;
     private volatile boolean stopping;
 
-    TicketWorkers(Vertx vertx, Pool pool, BookingRepository bookings, MeterRegistry registry,
+    TicketWorkers(Vertx vertx, BoundedTransactions transactions, BookingRepository bookings, MeterRegistry registry,
             @ConfigProperty(name = "turnstile.booking.ticketing.enabled", defaultValue = "true") boolean enabled,
             @ConfigProperty(name = "turnstile.booking.ticketing.workers", defaultValue = "2") int workers,
             @ConfigProperty(name = "turnstile.booking.ticketing.batch-size", defaultValue = "50") int batchSize,
             @ConfigProperty(name = "turnstile.booking.ticketing.poll-interval", defaultValue = "500ms") Duration pollInterval) {
         this.vertx = vertx;
-        this.pool = pool;
+        this.transactions = transactions;
         this.bookings = bookings;
         this.enabled = enabled;
         this.batchSize = batchSize;
@@ -95,7 +94,7 @@ public class TicketWorkers {
             return;
         }
         inFlight.incrementAndGet();
-        bookings.issueTickets(pool, batchSize).subscribe().with(count -> {
+        transactions.run(connection -> bookings.issueTickets(connection, batchSize)).subscribe().with(count -> {
             inFlight.decrementAndGet();
             issued.increment(count);
             schedule(worker, count == batchSize ? 1 : pollMillis);

@@ -66,7 +66,8 @@ public class LocalPostgres {
     }
 
     private void ensureDatabase(PgConnectOptions target) {
-        PgConnectOptions maintenance = new PgConnectOptions(target).setDatabase("postgres");
+        // a one-off connection: layer-7 mode (no named statements) costs nothing here and works behind PgBouncer
+        PgConnectOptions maintenance = new PgConnectOptions(target).setDatabase("postgres").setUseLayer7Proxy(true);
         PgConnection connection;
         try {
             connection = PgConnection.connect(vertx, maintenance).await().atMost(TIMEOUT);

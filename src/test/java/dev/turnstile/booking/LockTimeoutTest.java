@@ -19,8 +19,8 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * A caller that dies mid-transaction, modelled as a connection of the service's own pool that locks the fare with
- * FOR UPDATE and then never speaks again. Others wait at most lock_timeout (then 503 BUSY), and the server ends
+ * A caller that dies mid-transaction, modelled as a transaction of the service's own pool, bounded like every other
+ * ({@link BoundedTransactions#limit}), that locks the fare with FOR UPDATE and then never speaks again. Others wait at most lock_timeout (then 503 BUSY), and the server ends
  * the idle transaction after idle_in_transaction_session_timeout, releasing the row.
  */
 @QuarkusTest
@@ -31,6 +31,9 @@ class LockTimeoutTest {
 
     @Inject
     Pool pool;
+
+    @Inject
+    BoundedTransactions transactions;
 
     @ConfigProperty(name = "turnstile.booking.lock-timeout")
     String lockTimeout;
@@ -50,6 +53,7 @@ class LockTimeoutTest {
 
         SqlConnection deadCaller = pool.getConnection().await().atMost(TIMEOUT);
         deadCaller.begin().await().atMost(TIMEOUT);
+        transactions.limit(deadCaller).await().atMost(TIMEOUT);
         deadCaller.preparedQuery("SELECT * FROM flight_inventory WHERE flight_id = $1 FOR UPDATE")
                 .execute(Tuple.of(flight)).await().atMost(TIMEOUT);
         long lockedAt = System.nanoTime();
