@@ -41,7 +41,7 @@ java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT \
   -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
   -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local \
   -Dquarkus.log.level=WARN -Dturnstile.rental.rides-until-service=2000000000 \
-  -Dturnstile.booking.ticketing.enabled=false -Dturnstile.idempotency.cleanup.enabled=false \
+  -Dturnstile.booking.ticketing.enabled=false -Dturnstile.idempotency.cleanup.interval=off \
   -jar target/quarkus-app/quarkus-run.jar > "$WORK/app.log" 2>&1 &
 APP=$!
 PIDS+=($APP)

@@ -90,9 +90,18 @@ public class BookingRepository {
             SELECT count(*) AS confirmed FROM bookings WHERE flight_id = $1 AND fare_class = $2 AND status = 'CONFIRMED'""";
     /** An expired idempotency key may be used again: the booking made under it keeps its data but gives up the key. */
     private static final String RELEASE_KEY = "UPDATE bookings SET idempotency_key = NULL WHERE idempotency_key = $1";
+    /**
+     * One bounded batch of the sweep. SKIP LOCKED: a key a claim is taking over right now, or one a concurrent sweep
+     * holds, is left for later instead of waited for. ORDER BY expires_at takes the batch off the expiry index, oldest
+     * first: a bare LIMIT may pick a sequential scan that reads past the rows every earlier batch deleted.
+     */
     private static final String FORGET_EXPIRED_KEYS = """
-            WITH gone AS (DELETE FROM idempotency_keys WHERE expires_at <= now() RETURNING key)
-            UPDATE bookings SET idempotency_key = NULL WHERE idempotency_key IN (SELECT key FROM gone)""";
+            WITH expired AS (
+                SELECT key FROM idempotency_keys WHERE expires_at <= now() ORDER BY expires_at LIMIT $1
+                FOR UPDATE SKIP LOCKED),
+            gone AS (DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM expired) RETURNING key),
+            freed AS (UPDATE bookings SET idempotency_key = NULL WHERE idempotency_key IN (SELECT key FROM gone))
+            SELECT count(*) FROM gone""";
     /**
      * SKIP LOCKED: concurrent workers (in this JVM or another instance) each get different rows and never wait for
      * one another. The ticket number comes from a sequence, so nothing external runs while the rows are locked.
@@ -178,8 +187,10 @@ public class BookingRepository {
         return client.preparedQuery(RELEASE_KEY).execute(Tuple.of(idempotencyKey)).replaceWithVoid();
     }
 
-    public Uni<Integer> forgetExpiredKeys(SqlClient client) {
-        return client.query(FORGET_EXPIRED_KEYS).execute().map(rows -> rows.rowCount());
+    /** Deletes at most {@code batch} expired keys in one statement and frees them on their bookings; returns how many. */
+    public Uni<Integer> forgetExpiredKeys(SqlClient client, int batch) {
+        return client.preparedQuery(FORGET_EXPIRED_KEYS).execute(Tuple.of(batch))
+                .map(rows -> rows.iterator().next().getInteger(0));
     }
 
     /** Issues tickets to at most {@code batch} pending bookings in one short transaction; returns how many. */

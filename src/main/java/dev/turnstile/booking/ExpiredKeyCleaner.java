@@ -1,54 +1,56 @@
 package dev.turnstile.booking;
 
-import java.time.Duration;
-
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
 
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.vertx.mutiny.core.Vertx;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Deletes expired idempotency keys now and then (they are already ignored when expired: a claim takes them over),
  * and frees the key on the bookings made under them, so that a client may use the key again.
+ * <p>
+ * A sweep deletes {@code batch-size} keys per statement, so a backlog of millions never runs into
+ * statement_timeout nor holds millions of row locks, and goes on while batches come back full. An interval of
+ * {@code off} disables it (on Lambda: a frozen instance would sweep only while a request is in flight).
  */
 @ApplicationScoped
 public class ExpiredKeyCleaner {
 
-    private static final Logger LOG = Logger.getLogger(ExpiredKeyCleaner.class);
-
-    private final Vertx vertx;
     private final BoundedTransactions transactions;
     private final BookingRepository bookings;
-    private final boolean enabled;
-    private final long intervalMillis;
-    private long timer = -1;
+    private final int batchSize;
+    private final Counter batches;
+    private final Counter forgotten;
 
-    ExpiredKeyCleaner(Vertx vertx, BoundedTransactions transactions, BookingRepository bookings,
-            @ConfigProperty(name = "turnstile.idempotency.cleanup.enabled", defaultValue = "true") boolean enabled,
-            @ConfigProperty(name = "turnstile.idempotency.cleanup.interval", defaultValue = "10m") Duration interval) {
-        this.vertx = vertx;
+    ExpiredKeyCleaner(BoundedTransactions transactions, BookingRepository bookings, MeterRegistry registry,
+            @ConfigProperty(name = "turnstile.idempotency.cleanup.batch-size", defaultValue = "1000") int batchSize) {
         this.transactions = transactions;
         this.bookings = bookings;
-        this.enabled = enabled;
-        this.intervalMillis = Math.max(1, interval.toMillis());
+        this.batchSize = batchSize;
+        this.batches = Counter.builder("turnstile.idempotency.cleanup.batches")
+                .description("Statements run by the expired-idempotency-key sweeper, each deleting at most batch-size keys")
+                .register(registry);
+        this.forgotten = Counter.builder("turnstile.idempotency.keys.forgotten")
+                .description("Expired idempotency keys deleted").register(registry);
     }
 
-    void start(@Observes StartupEvent startup) {
-        if (enabled) {
-            timer = vertx.setPeriodic(intervalMillis, fired -> transactions.run(bookings::forgetExpiredKeys).subscribe().with(
-                    count -> LOG.debugf("Forgot %d expired idempotency keys", count),
-                    failure -> LOG.warnf("Cleaning expired idempotency keys failed: %s", failure.getMessage())));
-        }
-    }
-
-    void stop(@Observes ShutdownEvent shutdown) {
-        if (timer != -1) {
-            vertx.cancelTimer(timer);
-        }
+    /**
+     * A batch that comes back short ends the sweep: the backlog is gone, or the rest is locked by a concurrent sweep
+     * (another instance) or a claim taking a key over, and the next interval picks up what is left.
+     */
+    @Scheduled(identity = "expired-idempotency-keys", every = "${turnstile.idempotency.cleanup.interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> sweep() {
+        return Multi.createBy().repeating()
+                .uni(() -> transactions.run(connection -> bookings.forgetExpiredKeys(connection, batchSize)).invoke(count -> {
+                    batches.increment();
+                    forgotten.increment(count);
+                }))
+                .whilst(count -> count == batchSize).onItem().ignoreAsUni();
     }
 }
