@@ -10,7 +10,7 @@
 # idle_in_transaction_session_timeout has passed, no PENDING ticket 15 s after the sale.
 # Prints a table of the figures; exits 1 when a check fails.
 # Usage: bench/faults/booking.sh   (from anywhere; builds target/quarkus-app if missing)
-# Env:   SEATS=1500 (per fare), CLIENTS=64, FAULT_AFTER=1 (s of load before the fault), PG_DOWN=2 (s PostgreSQL stays
+# Env:   SEATS=1000 (per fare), CLIENTS=64, FAULT_AFTER=1 (s of load before the fault), PG_DOWN=2 (s PostgreSQL stays
 #        down in s1), IDLE_TIMEOUT=3s (the service's idle_in_transaction_session_timeout)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,7 +20,7 @@ DYNAMO_PORT=18091
 PGPORT=5499
 CLUSTER="15 faults"
 DB=turnstile_faults
-SEATS=${SEATS:-1500}
+SEATS=${SEATS:-1000}
 CLIENTS=${CLIENTS:-64}
 FAULT_AFTER=${FAULT_AFTER:-1}
 PG_DOWN=${PG_DOWN:-2}
@@ -59,7 +59,7 @@ fi
 pg_ctlcluster $CLUSTER start 2>/dev/null
 for _ in $(seq 1 50); do pg_isready -q -h 127.0.0.1 -p $PGPORT && break; sleep 0.2; done
 $PSQL -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || createdb -h 127.0.0.1 -p $PGPORT -U postgres $DB
-$PSQL -d $DB -f src/main/resources/db/schema.sql >/dev/null   # the prod profile applies no schema
+PGOPTIONS='-c client_min_messages=warning' $PSQL -d $DB -f src/main/resources/db/schema.sql >/dev/null   # the prod profile applies no schema
 
 # --- the jar, and a dynalite for the readiness check (DynamoDB is not under test here) ---------------------------
 [ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q package -DskipTests
@@ -83,10 +83,11 @@ start_app() {
   log "service pid $APP live after $((SECONDS - t0)) s"
 }
 
-# Readiness, every 200 ms, as "millis code" lines (000 = no answer)
+# Readiness, a probe started every 200 ms whatever the previous one is doing (a probe can hang while the pool
+# waits for PostgreSQL), as "millis code" lines (000 = no answer within 2 s)
 poll_health() { # file
   while :; do
-    echo "$(date +%s%3N) $(curl -s -o /dev/null -w '%{http_code}' -m 1 $BASE/q/health/ready)" >>"$1"
+    ( echo "$(date +%s%3N) $(curl -s -o /dev/null -w '%{http_code}' -m 2 $BASE/q/health/ready)" >>"$1" ) &
     sleep 0.2
   done
 }
@@ -119,6 +120,8 @@ scenario() { # s1|s2
   fares_json+="]"
 
   : >"$WORK/$s-health.txt"
+  local log_from
+  log_from=$(wc -l <"$WORK/app.log")
   poll_health "$WORK/$s-health.txt" &
   HEALTH=$!
   BASE=$BASE FARES=$fares_json CLIENTS=$CLIENTS RUN="$RUN-$s" OUT="$WORK/$s-sale" DEADLINE_S=60 \
@@ -138,6 +141,8 @@ scenario() { # s1|s2
   fi
   wait "$SALE"; SALE=
   stop_pid "$HEALTH"; HEALTH=
+  sleep 2   # the last probes
+  sort -n -o "$WORK/$s-health.txt" "$WORK/$s-health.txt"
   cat "$WORK/$s-sale.log" >&2
   local sale="$WORK/$s-sale.json"
   [ -f "$sale" ] || { log "$s: the sale client wrote no summary"; figure $s "sale client" missing FAIL; return; }
@@ -169,7 +174,20 @@ scenario() { # s1|s2
   local downs
   downs=$(awk '$2 != 200' "$WORK/$s-health.txt" | wc -l)
   figure $s "ready polls not 200" "$downs/$(wc -l <"$WORK/$s-health.txt") $(awk '{ c[$2]++ } END { for (k in c) printf "%s:%d ", k, c[k] }' "$WORK/$s-health.txt")"
-  figure $s "ready at end" "$(curl -s -o /dev/null -w '%{http_code}' -m 3 $BASE/q/health/ready)"
+  local went_down back_up=no ready_end
+  went_down="503 x$(awk '$2 == 503' "$WORK/$s-health.txt" | wc -l), no answer x$(awk '$2 == "000"' "$WORK/$s-health.txt" | wc -l)"
+  ready_end=$(curl -s -o /dev/null -w '%{http_code}' -m 3 $BASE/q/health/ready)
+  [ "$ready_end" = 200 ] && back_up="yes (200)"
+  figure $s "ready DOWN polls" "$went_down"
+  check $s "ready back UP" "$back_up" "$([ "$ready_end" = 200 ] && echo 1 || echo 0)"
+  # Vert.x's acquire-timeout timer fails an already failed promise after a refused connection
+  # (eclipse-vertx/vertx-sql-client#1706): logged, no request affected. Counted, not checked.
+  local uncaught
+  uncaught=$(tail -n +"$((log_from + 1))" "$WORK/app.log" | grep -c 'Uncaught exception received by Vert.x')
+  local known
+  known=$(tail -n +"$((log_from + 1))" "$WORK/app.log" | grep -A2 'Uncaught exception received by Vert.x' \
+    | grep -c 'SqlConnectionPool.lambda\$execute')
+  figure $s "app log: uncaught Vert.x" "$uncaught (pool timer, vertx-sql-client#1706: $known)"
 
   # server-side: tickets, audit, rows
   local in_list pending=-1 waited=0
@@ -180,6 +198,10 @@ scenario() { # s1|s2
     sleep 1
   done
   check $s "PENDING tickets (after ${waited}s)" "$pending" "$([ "$pending" = 0 ] && echo 1 || echo 0)"
+  local tickets
+  tickets=$($PSQL -d $DB -c "SELECT count(DISTINCT ticket_number) || '/' || count(*) FROM bookings
+    WHERE flight_id IN ($in_list) AND status = 'CONFIRMED' AND ticket_status = 'ISSUED'")
+  check $s "distinct tickets/issued" "$tickets" "$([ "${tickets%/*}" = "${tickets#*/}" ] && echo 1 || echo 0)"
   local audits_ok=1 audit_text="" f a
   for f in "${flights[@]}"; do
     a=$(curl -s -m 5 "$BASE/flights/$f/fares/Y/audit")
@@ -223,6 +245,7 @@ SQL
   check $s "idle in transaction" "$idle_tx" "$([ "$idle_tx" = 0 ] && echo 1 || echo 0)"
 }
 
+T0=$SECONDS
 start_app
 scenario s1
 scenario s2
@@ -238,7 +261,7 @@ scenario s2
     printf '%-30s | %-48s | %s\n' "$r" "${FIG["s1|$r"]:-}" "${FIG["s2|$r"]:-}"
   done
   echo
-  echo "# logs in $WORK"
+  echo "# $((SECONDS - T0)) s in all; logs in $WORK"
 } | tee "$WORK/summary.txt"
 if [ $FAILED = 1 ]; then echo "RESULT: FAIL"; exit 1; fi
 echo "RESULT: OK"
