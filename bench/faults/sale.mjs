@@ -69,7 +69,7 @@ async function bookUntilFinal(fare, passengerId, key) {
     }
     if (res.status === 500) {
       counts.s500++
-      if (counts.samples500.length < 3) counts.samples500.push(text.slice(0, 300))
+      if (counts.samples500.length < 3) counts.samples500.push(`${passengerId} attempt ${attempt + 1}: ${text.slice(0, 200)}`)
     } else {
       bump(counts.otherStatus, res.status)
     }
