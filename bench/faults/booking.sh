@@ -106,6 +106,7 @@ check() { # scenario name value condition(0/1)
 }
 
 scenario() { # s1|s2
+  local pending_at_fault=?
   local s=$1 flights=() strategies=(atomic pessimistic sharded) fares_json="[" i
   for i in 0 1 2; do
     local strategy=${strategies[$i]} shards=1 flight="faults-$RUN-$s-${strategies[$i]}"
@@ -133,10 +134,12 @@ scenario() { # s1|s2
     pg_ctlcluster $CLUSTER stop -m fast
     sleep "$PG_DOWN"
     pg_ctlcluster $CLUSTER start
+    pending_at_fault=$($PSQL -d $DB -c "SELECT count(*) FROM bookings WHERE ticket_status = 'PENDING'")
     log "s1: PostgreSQL started again"
   else
     log "s2: kill -9 of the service (pid $APP) mid-sale"
     kill -9 "$APP"; wait "$APP" 2>/dev/null; APP=
+    pending_at_fault=$($PSQL -d $DB -c "SELECT count(*) FROM bookings WHERE ticket_status = 'PENDING'")
     start_app
   fi
   wait "$SALE"; SALE=
@@ -198,6 +201,7 @@ scenario() { # s1|s2
     [ "$pending" = 0 ] && break
     sleep 1
   done
+  figure $s "PENDING tickets at restart" "$pending_at_fault"
   check $s "PENDING tickets (after ${waited}s)" "$pending" "$([ "$pending" = 0 ] && echo 1 || echo 0)"
   local tickets
   tickets=$($PSQL -d $DB -c "SELECT count(DISTINCT ticket_number) || '/' || count(*) FROM bookings
