@@ -83,11 +83,13 @@ for pool in $POOL_SIZES; do
 done
 
 # The same service behind PgBouncer in transaction pooling mode (local/pgbouncer.sh, port 6432): the layer-7 proxy
-# setting makes the client use unnamed prepared statements, which a transaction pooler can route.
+# setting makes the client use unnamed statements and the cache off stops it naming them, which a transaction pooler
+# needs (docs/booking.md, "Behind a connection pooler").
 if [ -z "${SKIP_PGBOUNCER:-}" ]; then
   bash local/pgbouncer.sh start
   for pool in $POOL_SIZES; do
-    start_app $pool postgresql://127.0.0.1:6432/$DB QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY=true
+    start_app $pool postgresql://127.0.0.1:6432/$DB QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY=true \
+      QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS=false
     for strategy in atomic pessimistic; do
       measure pgbouncer $pool $strategy
     done
