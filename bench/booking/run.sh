@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
-  exec env TURNSTILE_BENCH_LOCKED=1 flock /tmp/turnstile-bench.lock "$0" "$@"
+  # -o: the lock fd is not inherited, so a daemon the run starts (PgBouncer) cannot hold the lock after it
+  exec env TURNSTILE_BENCH_LOCKED=1 flock -o /tmp/turnstile-bench.lock "$0" "$@"
 fi
 
 # wrk and pgbench come from Debian's packages (pgbench ships with the PostgreSQL client).
@@ -43,7 +44,9 @@ counter() { # name strategy
 
 APP=
 stop_app() { if [ -n "$APP" ]; then kill "$APP" 2>/dev/null || true; wait "$APP" 2>/dev/null || true; APP=; fi; }
-trap stop_app EXIT
+PGBOUNCER_STARTED=
+finish() { stop_app; if [ -n "$PGBOUNCER_STARTED" ]; then bash local/pgbouncer.sh stop; fi; }
+trap finish EXIT
 
 echo "# booking benchmark $(date -u +%FT%TZ), $(nproc) cores, ${CONNECTIONS} connections, ${DURATION} per run" | tee "$OUT"
 
@@ -86,6 +89,7 @@ done
 # setting makes the client use unnamed statements and the cache off stops it naming them, which a transaction pooler
 # needs (docs/booking.md, "Behind a connection pooler").
 if [ -z "${SKIP_PGBOUNCER:-}" ]; then
+  pg_isready -q -h 127.0.0.1 -p 6432 || PGBOUNCER_STARTED=1
   bash local/pgbouncer.sh start
   for pool in $POOL_SIZES; do
     start_app $pool postgresql://127.0.0.1:6432/$DB QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY=true \
@@ -117,6 +121,5 @@ for script in transaction statement; do
 done
 if [ -z "${SKIP_PGBOUNCER:-}" ]; then
   pgbench_best pgbench-pgbouncer 6432 extended statement
-  bash local/pgbouncer.sh stop
 fi
 echo "# results in $OUT"
