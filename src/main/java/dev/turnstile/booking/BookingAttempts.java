@@ -2,6 +2,7 @@ package dev.turnstile.booking;
 
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +11,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.Retry;
 
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
+import dev.turnstile.booking.BoundedTransactions.LastStatement;
 import dev.turnstile.problem.ProblemException;
 import dev.turnstile.retry.FullJitterBackoff;
 import io.smallrye.faulttolerance.api.CustomBackoff;
@@ -31,6 +33,8 @@ public class BookingAttempts {
     private static final String DEADLOCK = "40P01";
     private static final String LOCK_NOT_AVAILABLE = "55P03";
     private static final String QUERY_CANCELED = "57014";
+    private static final String UNIQUE_VIOLATION = "23505";
+    private static final String ONE_SEAT_PER_PASSENGER = "bookings_one_seat_per_passenger";
 
     private final BoundedTransactions transactions;
     private final BookingMetrics metrics;
@@ -44,15 +48,19 @@ public class BookingAttempts {
     }
 
     /**
-     * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED otherwise). {@code attempts}
-     * counts the attempts of this one booking, across retries.
+     * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
+     * otherwise, see {@link BoundedTransactions#runPipelined}). {@code attempts} counts the attempts of this one
+     * booking, across retries.
      */
     @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(FullJitterBackoff.class)
-    public <T> Uni<T> inTransaction(Strategy strategy, AtomicInteger attempts, Function<SqlConnection, Uni<T>> work) {
+    public <T> Uni<T> inTransaction(Strategy strategy, AtomicInteger attempts,
+            BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
             metrics.attempt(strategy, attempts.getAndIncrement() > 0);
-            return strategy == Strategy.SERIALIZABLE ? transactions.runSerializable(work) : transactions.run(work);
+            return strategy == Strategy.SERIALIZABLE
+                    ? transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
+                    : transactions.runPipelined(work);
         }).onFailure().transform(failure -> translate(strategy, failure));
     }
 
@@ -83,7 +91,10 @@ public class BookingAttempts {
             return failure;
         }
         String state = ((PgException) failure).getSqlState();
-        if (SERIALIZATION_FAILURE.equals(state) || DEADLOCK.equals(state)) {
+        // A duplicate of this passenger that committed first is a lost race too: the retry reads it (ALREADY_BOOKED).
+        boolean duplicatePassenger = UNIQUE_VIOLATION.equals(state)
+                && ONE_SEAT_PER_PASSENGER.equals(((PgException) failure).getConstraint());
+        if (SERIALIZATION_FAILURE.equals(state) || DEADLOCK.equals(state) || duplicatePassenger) {
             count(strategy, metrics::conflict);
             return new RetryableConflict(state + ": " + failure.getMessage());
         }

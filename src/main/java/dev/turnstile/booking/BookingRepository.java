@@ -20,8 +20,9 @@ public class BookingRepository {
      * Every way to take a seat ends in this: the seat (CTE {@code seat}, one UPDATE) and the booking row in one
      * statement, so the row lock is held one round trip less. The passenger's existing confirmed booking on the flight
      * is read in the same statement and stops the UPDATE, so a retry without a key takes no second seat and costs no
-     * extra round trip. A duplicate that commits while this statement runs is caught by the unique index (ON CONFLICT
-     * waits for it, then inserts nothing): the seat was taken without a booking, and the caller rolls back and retries.
+     * extra round trip. A duplicate that commits while this statement runs is caught by the unique index: the INSERT
+     * waits for it, then fails the statement (23505), so even a COMMIT already sent behind it rolls back, seat and all,
+     * and the caller retries.
      */
     private static final String TAKE = """
             WITH existing AS (
@@ -30,10 +31,8 @@ public class BookingRepository {
             booked AS (
                 INSERT INTO bookings (flight_id, fare_class, passenger_id, elite, shard, idempotency_key, request_hash)
                 SELECT $1, $2, $4, $5, seat.shard, $6, $7 FROM seat
-                ON CONFLICT (flight_id, passenger_id) WHERE status = 'CONFIRMED' DO NOTHING
                 RETURNING id)
-            SELECT (SELECT id FROM booked) AS id, (SELECT id FROM existing) AS existing,
-                   EXISTS (SELECT 1 FROM seat) AS seat_taken""";
+            SELECT (SELECT id FROM booked) AS id, (SELECT id FROM existing) AS existing""";
     /** For strategies that have read (and maybe locked) the row: the rule was checked in Java. */
     private static final String TAKE_READ_SEAT = """
             UPDATE flight_inventory SET seats_available = seats_available - 1, version = version + 1
@@ -120,10 +119,9 @@ public class BookingRepository {
 
     /**
      * What a take statement did: {@code booked} is the new booking; else {@code existing} is the passenger's confirmed
-     * booking on this flight (nothing was taken); else {@code seatTaken} says a concurrent duplicate of this passenger
-     * won the unique index after the seat was decremented (roll back); else no seat was left on that row.
+     * booking on this flight (nothing was taken); else no seat was left on that row.
      */
-    public record Taken(UUID booked, UUID existing, boolean seatTaken) {
+    public record Taken(UUID booked, UUID existing) {
     }
 
     /** The booking a cancel targets, locked, with its fare's current shard count; null when there is none. */
@@ -201,7 +199,7 @@ public class BookingRepository {
     private static Uni<Taken> take(SqlClient client, String sql, Tuple arguments) {
         return client.preparedQuery(sql).execute(arguments).map(rows -> {
             Row row = rows.iterator().next();
-            return new Taken(row.getUUID("id"), row.getUUID("existing"), row.getBoolean("seat_taken"));
+            return new Taken(row.getUUID("id"), row.getUUID("existing"));
         });
     }
 

@@ -7,6 +7,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.IntUnaryOperator;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +20,7 @@ import dev.turnstile.booking.BookingProblems.Rejected;
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BookingRepository.Passenger;
 import dev.turnstile.booking.BookingRepository.Taken;
+import dev.turnstile.booking.BoundedTransactions.LastStatement;
 import dev.turnstile.booking.InventoryRepository.Lock;
 import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.IdempotencyKeys;
@@ -125,8 +127,16 @@ public class BookingService {
     public Uni<BookingView> book(BookingCommand command) {
         Strategy strategy = strategy(command);
         Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), null, null);
-        return retried(strategy, connection -> take(connection, command, strategy, passenger))
-                .invoke(() -> metrics.booked(strategy));
+        Uni<UUID> taken = switch (strategy) {
+            // The blind take is the whole transaction, its COMMIT sent with it. Only when it finds its shard empty
+            // does a second transaction read, to tell sold out from an empty shard, and retake.
+            case ATOMIC, SHARDED -> retried(strategy, (connection, last) -> last.thenCommit(bookings.takeSeatAtomically(
+                    connection, command.flightId(), command.fareClass(), startShard(strategy), passenger)).map(seat -> booked(seat, null)))
+                    .chain(id -> id != null ? Uni.createFrom().item(id)
+                            : retried(strategy, (connection, last) -> fallOver(connection, command, passenger, 1)));
+            default -> retried(strategy, (connection, last) -> takeSeat(connection, command, strategy, passenger, last));
+        };
+        return taken.map(id -> confirmed(command, passenger, id)).invoke(() -> metrics.booked(strategy));
     }
 
     /**
@@ -141,17 +151,19 @@ public class BookingService {
         Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), idempotencyKey, fingerprint);
         // Counted once committed: a SERIALIZABLE commit can still fail, and its retry books again.
         AtomicBoolean booked = new AtomicBoolean();
-        return retried(strategy, connection -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
+        return retried(strategy, (connection, last) -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
             booked.set(false);
             if (!claim.owned()) {
                 return Uni.createFrom().item(claim.replay());
             }
             Uni<Void> released = claim.reclaimed() ? bookings.releaseKey(connection, idempotencyKey) : Uni.createFrom().voidItem();
-            return released.chain(() -> take(connection, command, strategy, passenger))
+            // the stored answer, not the take, is the transaction's last statement
+            return released.chain(() -> takeSeat(connection, command, strategy, passenger, LastStatement.COMMITTED_AFTER))
+                    .map(id -> confirmed(command, passenger, id))
                     .invoke(() -> booked.set(true))
-                    .chain(booking -> keys.store(connection, idempotencyKey, 201, toJson(booking)))
-                    .onFailure(Rejected.class).recoverWithUni(rejected ->
-                            keys.store(connection, idempotencyKey, 409, toJson(((Rejected) rejected).toProblem())));
+                    .chain(booking -> last.thenCommit(keys.store(connection, idempotencyKey, 201, toJson(booking))))
+                    .onFailure(Rejected.class).recoverWithUni(rejected -> last.thenCommit(
+                            keys.store(connection, idempotencyKey, 409, toJson(((Rejected) rejected).toProblem()))));
         })).invoke(() -> {
             if (booked.get()) {
                 metrics.booked(strategy);
@@ -202,7 +214,7 @@ public class BookingService {
 
     // --- strategies ---
 
-    private <T> Uni<T> retried(Strategy strategy, java.util.function.Function<SqlConnection, Uni<T>> work) {
+    private <T> Uni<T> retried(Strategy strategy, BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         return attempts.inTransaction(strategy, new AtomicInteger(), work)
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(strategy);
@@ -210,25 +222,34 @@ public class BookingService {
                 });
     }
 
-    private Uni<BookingView> take(SqlConnection connection, BookingCommand command, Strategy strategy, Passenger passenger) {
-        Uni<UUID> taken = switch (strategy) {
-            case OPTIMISTIC -> readAndTake(connection, command, passenger, Lock.NONE, true);
+    /** Takes a seat the strategy's way; {@code last} sends the take with the COMMIT when nothing follows it. */
+    private Uni<UUID> takeSeat(SqlConnection connection, BookingCommand command, Strategy strategy, Passenger passenger,
+            LastStatement last) {
+        return switch (strategy) {
+            case OPTIMISTIC -> readAndTake(connection, command, passenger, Lock.NONE, true, last);
             case PESSIMISTIC, SERIALIZABLE -> readAndTake(connection, command, passenger,
-                    strategy == Strategy.PESSIMISTIC ? Lock.WAIT : Lock.NONE, false);
-            case NOWAIT -> readAndTake(connection, command, passenger, Lock.NOWAIT, false);
-            case ATOMIC -> takeAtomically(connection, command, passenger, 0);
-            // Any start is fine as long as concurrent bookings spread: the SQL takes it modulo the shard count.
-            case SHARDED -> takeAtomically(connection, command, passenger, RANDOM.applyAsInt(1 << 20));
+                    strategy == Strategy.PESSIMISTIC ? Lock.WAIT : Lock.NONE, false, last);
+            case NOWAIT -> readAndTake(connection, command, passenger, Lock.NOWAIT, false, last);
+            // under a key, the fall-over stays in the key's transaction (without one, book() splits it off)
+            case ATOMIC, SHARDED -> takeAtomically(connection, command, passenger, startShard(strategy));
         };
-        return taken.map(id -> new BookingView(id.toString(), command.flightId(), command.fareClass(),
-                passenger.passengerId(), passenger.elite(), CONFIRMED, "PENDING", null));
+    }
+
+    /** Any start is fine for a sharded fare as long as concurrent bookings spread: the SQL takes it modulo the shard count. */
+    private static int startShard(Strategy strategy) {
+        return strategy == Strategy.SHARDED ? RANDOM.applyAsInt(1 << 20) : 0;
+    }
+
+    private static BookingView confirmed(BookingCommand command, Passenger passenger, UUID id) {
+        return new BookingView(id.toString(), command.flightId(), command.fareClass(), passenger.passengerId(),
+                passenger.elite(), CONFIRMED, "PENDING", null);
     }
 
     /** Read (and lock, per {@code lock}) every shard row, decide in Java on the sum, take a seat on one shard. */
     private Uni<UUID> readAndTake(SqlConnection connection, BookingCommand command, Passenger passenger, Lock lock,
-            boolean atReadVersion) {
+            boolean atReadVersion, LastStatement last) {
         return inventory.read(connection, command.flightId(), command.fareClass(), lock).chain(state ->
-                allowedShard(connection, command, state, passenger).chain(shard -> (atReadVersion
+                allowedShard(connection, command, state, passenger).chain(shard -> last.thenCommit(atReadVersion
                         ? bookings.takeSeatAtVersion(connection, command.flightId(), command.fareClass(), shard,
                                 state.shard(shard).version(), passenger)
                         : bookings.takeLockedSeat(connection, command.flightId(), command.fareClass(), shard, passenger))
@@ -264,9 +285,8 @@ public class BookingService {
     }
 
     /**
-     * The new booking's id; ALREADY_BOOKED when the passenger holds a seat on the flight; a retry when a duplicate of
-     * this passenger committed concurrently (the seat was decremented without a booking: roll it back). When no seat
-     * was left on the row: a retry if {@code noSeat} says why, else null.
+     * The new booking's id; ALREADY_BOOKED when the passenger holds a seat on the flight. When no seat was left on the
+     * row: a retry if {@code noSeat} says why, else null.
      */
     private static UUID booked(Taken taken, String noSeat) {
         if (taken.booked() != null) {
@@ -274,9 +294,6 @@ public class BookingService {
         }
         if (taken.existing() != null) {
             throw BookingProblems.alreadyBooked(taken.existing());
-        }
-        if (taken.seatTaken()) {
-            throw new RetryableConflict("the passenger was booked concurrently");
         }
         if (noSeat != null) {
             throw new RetryableConflict(noSeat);
