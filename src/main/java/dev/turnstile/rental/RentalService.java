@@ -49,6 +49,11 @@ public class RentalService {
         Bike decide(Bike read, Instant now);
     }
 
+    /** How an operation writes its decision as one conditional item write. */
+    private interface Write {
+        Uni<Bike> save(Bike next, Instant now);
+    }
+
     /** How an operation writes its decision when transactions are on (null: the plain conditional write). */
     private interface Transacted {
         Uni<Bike> write(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record);
@@ -95,15 +100,28 @@ public class RentalService {
     }
 
     public Uni<Bike> rent(String bikeId, String customerId, String leaseToken) {
-        return plain(bikeId, rentDecision(customerId, leaseToken), this::rentTransacted, leaseToken);
+        return plain(bikeId, rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
     }
 
     public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, KeyedRequest key) {
-        return keyed(bikeId, key, rentDecision(customerId, leaseToken), this::rentTransacted, leaseToken);
+        return keyed(bikeId, key, rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
     }
 
     private Decision rentDecision(String customerId, String leaseToken) {
         return (read, now) -> rules.rent(read, customerId, leaseToken, now);
+    }
+
+    /** A write that no live lease but the one {@code leaseToken} opens may let through. */
+    private Write respecting(String leaseToken) {
+        return (next, now) -> bikes.save(next, leaseToken, now);
+    }
+
+    /**
+     * A return is never refused for a lease: a workshop may lease a bike while it is out, and the rider must still be
+     * able to hand it back. The lease stays and holds from then on.
+     */
+    private Uni<Bike> returnWrite(Bike next, Instant now) {
+        return bikes.saveWhateverTheLease(next);
     }
 
     private Uni<Bike> rentTransacted(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
@@ -126,11 +144,11 @@ public class RentalService {
     }
 
     public Uni<Bike> giveBack(String bikeId, String customerId, String station) {
-        return plain(bikeId, returnDecision(customerId, station), this::returnTransacted, null);
+        return plain(bikeId, returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
     }
 
     public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, KeyedRequest key) {
-        return keyed(bikeId, key, returnDecision(customerId, station), this::returnTransacted, null);
+        return keyed(bikeId, key, returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
     }
 
     private Decision returnDecision(String customerId, String station) {
@@ -142,11 +160,11 @@ public class RentalService {
     }
 
     public Uni<Bike> service(String bikeId, String leaseToken) {
-        return plain(bikeId, (read, now) -> rules.service(read, leaseToken, now), null, leaseToken);
+        return plain(bikeId, (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
     }
 
     public Uni<KeyedAnswer> service(String bikeId, String leaseToken, KeyedRequest key) {
-        return keyed(bikeId, key, (read, now) -> rules.service(read, leaseToken, now), null, leaseToken);
+        return keyed(bikeId, key, (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
     }
 
     /** A person's edit of the version they saw: a conflict is theirs to resolve (412), never retried here. */
@@ -170,13 +188,13 @@ public class RentalService {
         return conflict.current().<Throwable>map(StaleVersion::new).orElse(conflict);
     }
 
-    private Uni<Bike> plain(String bikeId, Decision decision, Transacted transacted, String leaseToken) {
+    private Uni<Bike> plain(String bikeId, Decision decision, Transacted transacted, Write write) {
         return withRetries(bikeId, read -> {
             Instant now = Instant.now();
             Bike next = decision.decide(read, now);
-            return transacted == null ? bikes.save(next, leaseToken, now) : transactions.enabled().flatMap(on -> on
+            return transacted == null ? write.save(next, now) : transactions.enabled().flatMap(on -> on
                     ? transacted.write(read, next, now, Optional.empty())
-                    : bikes.save(next, leaseToken, now));
+                    : write.save(next, now));
         });
     }
 
@@ -187,7 +205,7 @@ public class RentalService {
      * of the key) the decision is made, claimed and written.
      */
     private Uni<KeyedAnswer> keyed(String bikeId, KeyedRequest key, Decision decision, Transacted transacted,
-            String leaseToken) {
+            Write write) {
         // short: the bike item keeps it in every applied mark
         String owner = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         return records.findLive(key.id(), Instant.now()).flatMap(found -> {
@@ -198,8 +216,8 @@ public class RentalService {
             return withRetries(bikeId, read -> read.appliedMark(key.digest())
                     .map(mark -> answerIfApplied(key, owner, mark).flatMap(applied -> applied.isPresent()
                             ? Uni.createFrom().item(applied.get())
-                            : decideAndWrite(read, key, owner, decision, transacted, leaseToken)))
-                    .orElseGet(() -> decideAndWrite(read, key, owner, decision, transacted, leaseToken)))
+                            : decideAndWrite(read, key, owner, decision, transacted, write)))
+                    .orElseGet(() -> decideAndWrite(read, key, owner, decision, transacted, write)))
                     .onFailure(failure -> failure instanceof ProblemException && !(failure instanceof StoreUnavailable))
                     // a refusal changed nothing: free the key so that the same request can be decided again
                     .call(() -> records.release(key.id(), owner));
@@ -207,20 +225,20 @@ public class RentalService {
     }
 
     private Uni<KeyedAnswer> decideAndWrite(Bike read, KeyedRequest key, String owner, Decision decision,
-            Transacted transacted, String leaseToken) {
+            Transacted transacted, Write write) {
         Instant now = Instant.now();
         Bike next = decision.decide(read, now).applying(key.digest(), key.mark(owner));
         Bike stored = next.withVersion(next.version() + 1);
         IdempotencyRecord intended = records.intended(key.id(), key.fingerprint(), owner,
                 new StoredResponse(200, body(stored)), stored.tag(), now);
         if (transacted == null) {
-            return claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now);
+            return claimAndWrite(intended, key, owner, () -> write.save(next, now), now);
         }
         return transactions.enabled().flatMap(on -> on
                 ? transacted.write(read, next, now, Optional.of(intended))
                         .replaceWith(new KeyedAnswer(intended.answer(), intended.tag(), false))
                         .onFailure(IdempotencyKeyTaken.class).recoverWithUni(taken -> settledNow(key, owner))
-                : claimAndWrite(intended, key, owner, () -> bikes.save(next, leaseToken, now), now));
+                : claimAndWrite(intended, key, owner, () -> write.save(next, now), now));
     }
 
     private Uni<KeyedAnswer> claimAndWrite(IdempotencyRecord intended, KeyedRequest key, String owner,

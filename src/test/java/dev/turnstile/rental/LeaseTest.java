@@ -107,6 +107,33 @@ class LeaseTest {
                 .post("/bikes/" + bikeId + "/rent").then().statusCode(200).body("rentedBy", is("test-rider"));
     }
 
+    /** A rider must always be able to hand the bike back; the lease starts to matter once it is in. */
+    @Test
+    void aBikeLeasedWhileRentedCanStillBeReturnedAndStaysLeased() {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(200);
+        lease(bikeId, "workshop-a", 600).then().statusCode(201);
+
+        given().contentType(ContentType.JSON).header("Idempotency-Key", unique("k"))
+                .body("{\"customerId\":\"c-1\",\"station\":\"airport\"}").post("/bikes/" + bikeId + "/return")
+                .then().statusCode(200).body("status", is("AVAILABLE")).body("station", is("airport"));
+        given().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("AVAILABLE")).body("rentedBy", nullValue())
+                .body("leaseHolder", is("workshop-a"));
+        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-2")).post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(409).body("reason", is("LEASED"));
+
+        String other = unique("b");
+        BikeApiTest.create(other, "harbour", 0);
+        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-3")).post("/bikes/" + other + "/rent")
+                .then().statusCode(200);
+        lease(other, "workshop-a", 600).then().statusCode(201);
+        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-3\",\"station\":\"airport\"}")
+                .post("/bikes/" + other + "/return").then().statusCode(200).body("status", is("AVAILABLE"));
+        given().get("/bikes/" + other).then().statusCode(200).body("rentedBy", nullValue()).body("leaseHolder", is("workshop-a"));
+    }
+
     @Test
     void anExpiredLeaseBlocksNothing() throws InterruptedException {
         String bikeId = unique("b");
