@@ -4,6 +4,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -37,30 +38,34 @@ public class BookingAttempts {
     private static final String ONE_SEAT_PER_PASSENGER = "bookings_one_seat_per_passenger";
 
     private final BoundedTransactions transactions;
+    private final FareGates gates;
     private final BookingMetrics metrics;
     private final long retryAfterSeconds;
 
-    BookingAttempts(BoundedTransactions transactions, BookingMetrics metrics,
+    BookingAttempts(BoundedTransactions transactions, FareGates gates, BookingMetrics metrics,
             @ConfigProperty(name = "turnstile.booking.busy-retry-after-seconds", defaultValue = "1") long retryAfterSeconds) {
         this.transactions = transactions;
+        this.gates = gates;
         this.metrics = metrics;
         this.retryAfterSeconds = retryAfterSeconds;
     }
 
     /**
      * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
-     * otherwise, see {@link BoundedTransactions#runPipelined}). {@code attempts} counts the attempts of this one
-     * booking, across retries.
+     * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}) but
+     * for the sharded strategy, whose bookings spread over rows. {@code attempts} counts the attempts of this one
+     * booking, across retries; a retry waits its backoff outside the gate.
      */
     @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(FullJitterBackoff.class)
-    public <T> Uni<T> inTransaction(Strategy strategy, AtomicInteger attempts,
+    public <T> Uni<T> inTransaction(Strategy strategy, String fare, AtomicInteger attempts,
             BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
             metrics.attempt(strategy, attempts.getAndIncrement() > 0);
-            return strategy == Strategy.SERIALIZABLE
-                    ? transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
-                    : transactions.runPipelined(work);
+            Supplier<Uni<T>> transaction = strategy == Strategy.SERIALIZABLE
+                    ? () -> transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
+                    : () -> transactions.runPipelined(work);
+            return strategy == Strategy.SHARDED ? transaction.get() : gates.through(fare, transaction);
         }).onFailure().transform(failure -> translate(strategy, failure));
     }
 

@@ -85,6 +85,11 @@ public final class BookingProblems {
         return new Busy("BUSY", "Too many requests are waiting for a database connection; retry shortly.", retryAfterSeconds);
     }
 
+    /** Waited longer than the pool's acquire timeout behind other bookings of the same fare ({@link FareGates}). */
+    static Busy fareQueueTimeout(long retryAfterSeconds) {
+        return new Busy("BUSY", "Too many bookings of this fare are waiting; retry shortly.", retryAfterSeconds);
+    }
+
     static Busy statementTimeout(long retryAfterSeconds) {
         return new Busy("TIMEOUT", "The database did not answer in time; retry shortly.", retryAfterSeconds);
     }

@@ -130,11 +130,11 @@ public class BookingService {
         Uni<UUID> taken = switch (strategy) {
             // The blind take is the whole transaction, its COMMIT sent with it. Only when it finds its shard empty
             // does a second transaction read, to tell sold out from an empty shard, and retake.
-            case ATOMIC, SHARDED -> retried(strategy, (connection, last) -> last.thenCommit(bookings.takeSeatAtomically(
+            case ATOMIC, SHARDED -> retried(strategy, command, (connection, last) -> last.thenCommit(bookings.takeSeatAtomically(
                     connection, command.flightId(), command.fareClass(), startShard(strategy), passenger)).map(seat -> booked(seat, null)))
                     .chain(id -> id != null ? Uni.createFrom().item(id)
-                            : retried(strategy, (connection, last) -> fallOver(connection, command, passenger, 1)));
-            default -> retried(strategy, (connection, last) -> takeSeat(connection, command, strategy, passenger, last));
+                            : retried(strategy, command, (connection, last) -> fallOver(connection, command, passenger, 1)));
+            default -> retried(strategy, command, (connection, last) -> takeSeat(connection, command, strategy, passenger, last));
         };
         return taken.map(id -> confirmed(command, passenger, id)).invoke(() -> metrics.booked(strategy));
     }
@@ -151,7 +151,7 @@ public class BookingService {
         Passenger passenger = new Passenger(command.request().passengerId(), command.request().isElite(), idempotencyKey, fingerprint);
         // Counted once committed: a SERIALIZABLE commit can still fail, and its retry books again.
         AtomicBoolean booked = new AtomicBoolean();
-        return retried(strategy, (connection, last) -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
+        return retried(strategy, command, (connection, last) -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
             booked.set(false);
             if (!claim.owned()) {
                 return Uni.createFrom().item(claim.replay());
@@ -214,8 +214,8 @@ public class BookingService {
 
     // --- strategies ---
 
-    private <T> Uni<T> retried(Strategy strategy, BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return attempts.inTransaction(strategy, new AtomicInteger(), work)
+    private <T> Uni<T> retried(Strategy strategy, BookingCommand command, BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
+        return attempts.inTransaction(strategy, command.flightId() + '/' + command.fareClass(), new AtomicInteger(), work)
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(strategy);
                     return BookingProblems.contention();

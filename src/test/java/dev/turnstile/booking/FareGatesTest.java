@@ -1,0 +1,92 @@
+package dev.turnstile.booking;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import dev.turnstile.problem.ProblemException;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+
+/** The per-fare gate on its own: a limit, arrival order, a bounded queue, a bounded wait, and no lost places. */
+class FareGatesTest {
+
+    private static FareGates gates(int perFare, int maxWaitQueue, Duration acquireTimeout) {
+        return new FareGates(perFare, new BoundedPool.Limits() {
+            @Override
+            public int maxWaitQueue() {
+                return maxWaitQueue;
+            }
+
+            @Override
+            public Duration acquireTimeout() {
+                return acquireTimeout;
+            }
+        }, 1);
+    }
+
+    @Test
+    void atMostTheLimitRunsAtOnceAndWaitersGoInArrivalOrder() throws Exception {
+        FareGates gates = gates(2, 100, Duration.ofSeconds(5));
+        List<CompletableFuture<Void>> works = new ArrayList<>();
+        List<Integer> started = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Integer>> answers = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            int n = i;
+            CompletableFuture<Void> work = new CompletableFuture<>();
+            works.add(work);
+            answers.add(gates.through("F/Y", () -> {
+                started.add(n);
+                return Uni.createFrom().completionStage(work).replaceWith(n);
+            }).subscribeAsCompletionStage());
+        }
+        assertEquals(List.of(0, 1), started);
+        works.get(1).complete(null);
+        assertEquals(List.of(0, 1, 2), started);
+        works.get(0).complete(null);
+        works.get(2).complete(null);
+        assertEquals(List.of(0, 1, 2, 3, 4), started);
+        gates.through("OTHER/Y", () -> Uni.createFrom().item(9)).await().atMost(Duration.ofSeconds(1));
+        works.forEach(work -> work.complete(null));
+        for (int i = 0; i < 6; i++) {
+            assertEquals(i, answers.get(i).get(1, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), started);
+    }
+
+    @Test
+    void aFullQueueAndALongWaitAre503AndAFailedOrCancelledCallerGivesItsPlaceOn() throws Exception {
+        FareGates gates = gates(1, 1, Duration.ofMillis(300));
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CompletableFuture<Object> running = gates.through("F/Y", () -> Uni.createFrom().completionStage(first))
+                .map(Object.class::cast).subscribeAsCompletionStage();
+        CompletableFuture<Integer> waiting = gates.through("F/Y", () -> Uni.createFrom().item(2)).subscribeAsCompletionStage();
+
+        Throwable full = gates.through("F/Y", () -> Uni.createFrom().item(3)).subscribeAsCompletionStage()
+                .handle((item, failure) -> failure).get(1, TimeUnit.SECONDS);
+        assertEquals(503, ((ProblemException) full).status());
+        Throwable timedOut = waiting.handle((item, failure) -> failure).get(2, TimeUnit.SECONDS);
+        assertInstanceOf(ProblemException.class, timedOut);
+        assertEquals(503, ((ProblemException) timedOut).status());
+
+        AtomicInteger ran = new AtomicInteger();
+        Cancellable cancelled = gates.through("F/Y", () -> Uni.createFrom().item(ran.incrementAndGet()))
+                .subscribe().with(item -> { });
+        cancelled.cancel();
+        first.completeExceptionally(new IllegalStateException("the first booking failed"));
+        assertTrue(running.isCompletedExceptionally());
+        assertEquals(0, ran.get(), "a cancelled waiter never runs");
+        assertEquals(4, gates.through("F/Y", () -> Uni.createFrom().item(4)).await().atMost(Duration.ofSeconds(1)),
+                "every place came back: the failed and the cancelled");
+    }
+}
