@@ -1,12 +1,16 @@
 // A dynalite on a fixed port with the bikes table, so that the prod-profile service's readiness check
 // (DynamoDbReadiness: DescribeTable on turnstile-bikes) answers UP during the booking fault run.
 // Usage: node bench/faults/dynalite.mjs PORT   (prints "ready" once the table exists; ends on SIGTERM)
+//        node bench/faults/dynalite.mjs PORT DIR   (rental fault run: data on disk in DIR (LevelDB), so that it
+//        survives kill -9 and a restart on the same DIR; no table is created, the service creates its own with
+//        turnstile.local-dynamodb.create-tables=true; prints "ready" once listening)
 import { createRequire } from 'node:module'
 
 const require = createRequire(new URL('../../package.json', import.meta.url))
 const dynalite = require('dynalite')
 const port = Number(process.argv[2] || 18091)
-const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 })
+const dataDir = process.argv[3]
+const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(dataDir ? { path: dataDir } : {}) })
 
 async function call(target, body) {
   const res = await fetch(`http://127.0.0.1:${port}/`, {
@@ -24,6 +28,10 @@ async function call(target, body) {
 }
 
 server.listen(port, '127.0.0.1', async () => {
+  if (dataDir) {
+    process.stdout.write('ready\n')
+    return
+  }
   const created = await call('CreateTable', {
     TableName: process.env.TABLE || 'turnstile-bikes',
     AttributeDefinitions: [{ AttributeName: 'bikeId', AttributeType: 'S' }],
