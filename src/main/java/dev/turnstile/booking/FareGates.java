@@ -16,8 +16,9 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * Lets at most {@code turnstile.booking.transactions-per-fare} booking transactions of one fare reach PostgreSQL at
  * a time (per instance); the others wait here, in arrival order, holding no connection. Every booking of a fare
  * queues on the same row lock, and PostgreSQL spends more per booking the more backends wait on that lock: on the
- * 2-core bench machine a 20-connection pool sold about 600 seats/s on one fare, the same pool behind a gate of 4
- * about 1200/s (docs/booking.md). The pool stays large for bookings on other fares.
+ * 2-core bench machine a 20-connection pool sold about 600 seats/s on one fare (atomic), the same pool behind a gate
+ * of 4 about 1 200/s and behind a gate of 1 about 1 550/s (docs/booking.md). The pool stays large for bookings on
+ * other fares.
  *
  * <p>Written here because neither SmallRye Fault Tolerance's bulkhead nor Mutiny limits concurrency per key. A
  * waiter gives up after the pool's acquire timeout and is refused beyond the pool's wait-queue length, as it would be
@@ -31,7 +32,7 @@ public class FareGates {
     private final long retryAfterSeconds;
     private final Map<String, Gate> gates = new ConcurrentHashMap<>();
 
-    FareGates(@ConfigProperty(name = "turnstile.booking.transactions-per-fare", defaultValue = "4") int perFare,
+    FareGates(@ConfigProperty(name = "turnstile.booking.transactions-per-fare", defaultValue = "1") int perFare,
             BoundedPool.Limits limits,
             @ConfigProperty(name = "turnstile.booking.busy-retry-after-seconds", defaultValue = "1") long retryAfterSeconds) {
         this.perFare = perFare;
