@@ -3,7 +3,9 @@
 # out) and pgbench running the same transaction over a range of client counts, in the same run, on the same machine.
 # Usage: bench/booking/run.sh            (from the repository root; takes the machine-wide bench lock)
 # Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, CONNECTIONS=64, SKIP_BUILD=1,
-#        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these), SKIP_PGBOUNCER=1
+#        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these), SKIP_PGBOUNCER=1,
+#        GATES="2 4 8 0" (turnstile.booking.transactions-per-fare values tried for atomic and pessimistic besides the
+#        default; 0 = no gate), SKIP_GATES=1
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
@@ -22,6 +24,7 @@ PSQL="psql -U postgres -h 127.0.0.1 -q -v ON_ERROR_STOP=1"
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 POOL_SIZES=${POOL_SIZES:-20}
+GATES=${GATES:-"2 4 8 0"}
 PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-"1 2 4 8 16 32 64"}
 SEATS=100000000
 RUN=$(date +%s)
@@ -84,6 +87,17 @@ for pool in $POOL_SIZES; do
   done
   stop_app
 done
+
+# The per-fare gate (FareGates): how many transactions of one fare may reach PostgreSQL at once.
+if [ -z "${SKIP_GATES:-}" ]; then
+  for gate in $GATES; do
+    start_app ${POOL_SIZES%% *} postgresql://127.0.0.1:5432/$DB TURNSTILE_BOOKING_TRANSACTIONS_PER_FARE=$gate
+    for strategy in atomic pessimistic; do
+      measure http-gate$gate ${POOL_SIZES%% *} $strategy
+    done
+    stop_app
+  done
+fi
 
 # The same service behind PgBouncer in transaction pooling mode (local/pgbouncer.sh, port 6432): the layer-7 proxy
 # setting makes the client use unnamed statements and the cache off stops it naming them, which a transaction pooler

@@ -52,8 +52,8 @@ public class BookingAttempts {
 
     /**
      * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
-     * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}) but
-     * for the sharded strategy, whose bookings spread over rows. {@code attempts} counts the attempts of this one
+     * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}): at
+     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows. {@code attempts} counts the attempts of this one
      * booking, across retries; a retry waits its backoff outside the gate.
      */
     @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
@@ -65,7 +65,11 @@ public class BookingAttempts {
             Supplier<Uni<T>> transaction = strategy == Strategy.SERIALIZABLE
                     ? () -> transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
                     : () -> transactions.runPipelined(work);
-            return strategy == Strategy.SHARDED ? transaction.get() : gates.through(fare, transaction);
+            return switch (strategy) {
+                case SHARDED -> transaction.get();
+                case NOWAIT -> gates.ifOpen(fare, transaction);
+                default -> gates.through(fare, transaction);
+            };
         }).onFailure().transform(failure -> translate(strategy, failure));
     }
 

@@ -42,6 +42,18 @@ public class FareGates {
 
     /** {@code work} once fewer than the limit of {@code fare}'s transactions are running; 0 turns the gate off. */
     public <T> Uni<T> through(String fare, Supplier<Uni<T>> work) {
+        return through(fare, true, work);
+    }
+
+    /**
+     * {@code work} if fewer than the limit of {@code fare}'s transactions are running, else 503 BUSY at once: for
+     * callers that chose never to wait (the {@code nowait} strategy), the gate is the first lock they would wait on.
+     */
+    public <T> Uni<T> ifOpen(String fare, Supplier<Uni<T>> work) {
+        return through(fare, false, work);
+    }
+
+    private <T> Uni<T> through(String fare, boolean wait, Supplier<Uni<T>> work) {
         if (perFare <= 0) {
             return work.get();
         }
@@ -52,7 +64,7 @@ public class FareGates {
                 return used;
             });
             Waiter waiter = new Waiter();
-            return Uni.createFrom().<Void>emitter(emitter -> gate.enter(waiter, emitter))
+            return Uni.createFrom().<Void>emitter(emitter -> gate.enter(waiter, wait, emitter))
                     .ifNoItem().after(limits.acquireTimeout())
                     .failWith(() -> BookingProblems.fareQueueTimeout(retryAfterSeconds))
                     .chain(ignored -> work.get())
@@ -76,26 +88,29 @@ public class FareGates {
         private int running;
         private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
 
-        void enter(Waiter waiter, UniEmitter<? super Void> emitter) {
-            boolean admitted;
+        void enter(Waiter waiter, boolean wait, UniEmitter<? super Void> emitter) {
+            RuntimeException refused;
             synchronized (this) {
                 waiter.emitter = emitter;
                 if (running < perFare) {
                     running++;
                     waiter.state = State.ADMITTED;
-                    admitted = true;
+                    refused = null;
+                } else if (!wait) {
+                    waiter.state = State.GONE;
+                    refused = BookingProblems.lockNotAvailable(retryAfterSeconds);
                 } else if (waiting.size() >= limits.maxWaitQueue()) {
                     waiter.state = State.GONE;
-                    admitted = false;
+                    refused = BookingProblems.poolFull(retryAfterSeconds);
                 } else {
                     waiting.add(waiter);
                     return;
                 }
             }
-            if (admitted) {
+            if (refused == null) {
                 emitter.complete(null);
             } else {
-                emitter.fail(BookingProblems.poolFull(retryAfterSeconds));
+                emitter.fail(refused);
             }
         }
 

@@ -65,6 +65,25 @@ class FareGatesTest {
     }
 
     @Test
+    void aCallerThatNeverWaitsIsRefusedAtOnceWhileTheGateIsFull() throws Exception {
+        FareGates gates = gates(1, 100, Duration.ofSeconds(5));
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CompletableFuture<Object> running = gates.through("F/Y", () -> Uni.createFrom().completionStage(first))
+                .map(Object.class::cast).subscribeAsCompletionStage();
+        AtomicInteger ran = new AtomicInteger();
+
+        Throwable refused = gates.ifOpen("F/Y", () -> Uni.createFrom().item(ran.incrementAndGet())).subscribeAsCompletionStage()
+                .handle((item, failure) -> failure).get(1, TimeUnit.SECONDS);
+        assertEquals(503, ((ProblemException) refused).status());
+        assertEquals("BUSY", ((ProblemException) refused).reason());
+        assertEquals(0, ran.get());
+
+        first.complete(null);
+        running.get(1, TimeUnit.SECONDS);
+        assertEquals(1, gates.ifOpen("F/Y", () -> Uni.createFrom().item(ran.incrementAndGet())).await().atMost(Duration.ofSeconds(1)));
+    }
+
+    @Test
     void aFullQueueAndALongWaitAre503AndAFailedOrCancelledCallerGivesItsPlaceOn() throws Exception {
         FareGates gates = gates(1, 1, Duration.ofMillis(300));
         CompletableFuture<Void> first = new CompletableFuture<>();
