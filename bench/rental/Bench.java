@@ -32,9 +32,12 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
  *   java -cp 'target/quarkus-app/lib/main/*' bench/rental/Bench.java <appUrl> <dynamoUrl> <clients> <seconds> <warmupSeconds>
  *
  * 1. HTTP: each client owns one bike and loops POST /rent + POST /return (one cycle = 2 requests, 4 DynamoDB calls).
- * 2. SDK baseline: the same conditional writes the service issues (consistent GetItem, then PutItem under
- *    #version = :expected) straight through DynamoDbAsyncClient (aws-crt, as the app) on the same dynalite.
- * 3. GET /bikes/{id}: latency percentiles at the same concurrency.
+ * 2. HTTP keyed: the same with a new Idempotency-Key per request, so the cost of the idempotency record shows (per
+ *    request: GetItem of the record, GetItem of the bike, claim PutItem, bike PutItem, complete UpdateItem).
+ * 3. SDK baseline: the same conditional writes the service issues for a keyless rent and return (consistent GetItem,
+ *    then PutItem under #version = :expected, and for the rent "no live lease") straight through
+ *    DynamoDbAsyncClient (aws-crt, as the app) on the same dynalite.
+ * 4. GET /bikes/{id}: latency percentiles at the same concurrency.
  */
 public class Bench {
 
@@ -59,10 +62,11 @@ public class Bench {
             out = socket.getOutputStream();
         }
 
-        Reply exchange(String method, String path, String json) throws IOException {
+        Reply exchange(String method, String path, String json, String idempotencyKey) throws IOException {
             byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
             String head = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                     + (json == null ? "" : "Content-Type: application/json\r\n")
+                    + (idempotencyKey == null ? "" : "Idempotency-Key: " + idempotencyKey + "\r\n")
                     + "Content-Length: " + body.length + "\r\n\r\n";
             out.write(head.getBytes(StandardCharsets.US_ASCII));
             out.write(body);
@@ -94,12 +98,16 @@ public class Bench {
     }
 
     static Reply call(String method, String path, String json) throws IOException {
+        return call(method, path, json, null);
+    }
+
+    static Reply call(String method, String path, String json, String idempotencyKey) throws IOException {
         Connection connection = CONNECTIONS.get();
         if (connection == null) {
             connection = new Connection(appUri);
             CONNECTIONS.set(connection);
         }
-        return connection.exchange(method, path, json);
+        return connection.exchange(method, path, json, idempotencyKey);
     }
 
     interface Cycle {
@@ -147,6 +155,11 @@ public class Bench {
             check(post(bike + "/rent", "{\"customerId\":\"c-" + client + "\"}"), 200);
             check(post(bike + "/return", "{\"customerId\":\"c-" + client + "\",\"station\":\"bench\"}"), 200);
         };
+        Cycle viaHttpKeyed = client -> {
+            String bike = app + "/bikes/" + httpBikes[client];
+            check(postKeyed(bike + "/rent", "{\"customerId\":\"c-" + client + "\"}"), 200);
+            check(postKeyed(bike + "/return", "{\"customerId\":\"c-" + client + "\",\"station\":\"bench\"}"), 200);
+        };
         Cycle viaSdk = client -> {
             sdkWrite(dynamo, sdkBikes[client], "RENTED", "c-" + client, 1);
             sdkWrite(dynamo, sdkBikes[client], "AVAILABLE", null, 0);
@@ -155,9 +168,14 @@ public class Bench {
         System.out.printf("clients=%d seconds=%d warmup=%d%n", clients, seconds, warmup);
         measure("warmup http", clients, warmup, viaHttp);
         measure("warmup sdk", clients, warmup, viaSdk);
+        measure("warmup http keyed", clients, warmup, viaHttpKeyed);
+        // keyless HTTP and SDK back to back, as before the keyed phase existed; the keyed phase last
         double http = measure("HTTP rent+return cycles/s", clients, seconds, viaHttp);
         double sdk = measure("SDK  rent+return cycles/s", clients, seconds, viaSdk);
+        double keyed = measure("HTTP keyed rent+return cycles/s", clients, seconds, viaHttpKeyed);
         System.out.printf("RESULT http_cycles_per_s=%.1f sdk_cycles_per_s=%.1f ratio=%.2f%n", http, sdk, http / sdk);
+        System.out.printf("RESULT http_keyed_cycles_per_s=%.1f keyed_ratio=%.2f keyed_vs_keyless=%.2f%n", keyed, keyed / sdk,
+                keyed / http);
 
         long[][] latencies = new long[clients][];
         measureGets(app, httpBikes, warmup, new long[clients][]);
@@ -168,16 +186,22 @@ public class Bench {
         dynamo.close();
     }
 
-    /** Read, decide, conditional write: what RentalService does for one rent or return, minus HTTP and JSON. */
+    /** Read, decide, conditional write: what RentalService does for one keyless rent or return, minus HTTP and JSON. */
     static void sdkWrite(DynamoDbAsyncClient dynamo, String bikeId, String status, String rentedBy, int rideDelta) {
+        boolean rent = rentedBy != null;
         Map<String, AttributeValue> read = dynamo.getItem(GetItemRequest.builder().tableName(TABLE).consistentRead(true)
                 .key(Map.of("bikeId", AttributeValue.fromS(bikeId))).build()).join().item();
         long version = Long.parseLong(read.get("version").n());
         int rides = Integer.parseInt(read.get("ridesSinceService").n()) + rideDelta;
         dynamo.putItem(PutItemRequest.builder().tableName(TABLE).item(bike(bikeId, status, rides, rentedBy, version + 1))
-                .conditionExpression("#version = :expected")
+                .conditionExpression(rent
+                        ? "#version = :expected AND (attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt <= :now)"
+                        : "#version = :expected")
                 .expressionAttributeNames(Map.of("#version", "version"))
-                .expressionAttributeValues(Map.of(":expected", AttributeValue.fromN(Long.toString(version))))
+                .expressionAttributeValues(rent
+                        ? Map.of(":expected", AttributeValue.fromN(Long.toString(version)),
+                                ":now", AttributeValue.fromN(Long.toString(java.time.Instant.now().getEpochSecond())))
+                        : Map.of(":expected", AttributeValue.fromN(Long.toString(version))))
                 .returnValuesOnConditionCheckFailure("ALL_OLD")
                 .build()).join();
     }
@@ -259,6 +283,10 @@ public class Bench {
 
     static Reply post(String path, String json) throws Exception {
         return call("POST", path, json);
+    }
+
+    static Reply postKeyed(String path, String json) throws Exception {
+        return call("POST", path, json, UUID.randomUUID().toString());
     }
 
     static void check(Reply response, int expected) {
