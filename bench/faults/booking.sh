@@ -31,26 +31,14 @@ WORK=target/faults-$RUN
 mkdir -p "$WORK"
 BASE=http://127.0.0.1:$PORT
 
-for tool in jq curl psql node; do
-  command -v $tool >/dev/null || { apt-get update -qq && apt-get install -y -qq jq curl postgresql-client >/dev/null; break; }
-done
+source bench/faults/common.sh
 
 APP= DYNAMO= SALE= HEALTH=
-stop_pid() { # pid: TERM, then KILL after 10 s
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill "$pid" 2>/dev/null
-  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-  kill -9 "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  return 0
-}
 cleanup() {
   stop_pid "$SALE"; stop_pid "$HEALTH"; stop_pid "$APP"; stop_pid "$DYNAMO"
   pg_ctlcluster $CLUSTER stop 2>/dev/null
 }
 trap cleanup EXIT
-log() { echo "[$(date +%T)] $*" >&2; }
 
 # --- the faults cluster, its database and schema -----------------------------------------------------------------
 if ! pg_lsclusters -h | awk '$1 == 15 && $2 == "faults"' | grep -q .; then
