@@ -44,6 +44,9 @@ default_pool_size = 20
 max_client_conn = 2000
 ; JDBC and the Vert.x client send it at connect; PgBouncer 1.18 refuses unknown startup parameters
 ignore_startup_parameters = extra_float_digits
+; after a failed server login (the test database not created yet, on a fresh machine) PgBouncer waits this long
+; before it tries again; the default 15 s outlasted the service's startup and failed the first run
+server_login_retry = 1
 logfile = $dir/pgbouncer.log
 pidfile = $dir/pgbouncer.pid
 EOF
