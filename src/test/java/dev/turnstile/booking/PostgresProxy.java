@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,9 +124,10 @@ public final class PostgresProxy implements QuarkusTestResourceLifecycleManager 
             try (InputStream in = (up ? app : postgres).getInputStream()) {
                 OutputStream out = (up ? postgres : app).getOutputStream();
                 for (int n; (n = in.read(buffer)) >= 0;) {
-                    if (up && isCommit(buffer, n) && dropNextCommit.compareAndSet(true, false)) {
+                    if (up && contains(buffer, n, COMMIT_QUERY) && dropNextCommit.compareAndSet(true, false)) {
                         committing = true;
-                    } else if (!up && committing) {
+                    } else if (!up && committing && contains(buffer, n, COMMIT_DONE)) {
+                        // the answers before the COMMIT's went through; the COMMIT's own is lost
                         droppedCommits.incrementAndGet();
                         reset();
                         return;
@@ -154,10 +154,25 @@ public final class PostgresProxy implements QuarkusTestResourceLifecycleManager 
         }
     }
 
-    /** A simple-query message ('Q') carrying COMMIT, as the Vert.x client ends a transaction. */
-    private static boolean isCommit(byte[] buffer, int length) {
-        return length > 5 && buffer[0] == 'Q'
-                && new String(buffer, 5, length - 5, StandardCharsets.US_ASCII).startsWith("COMMIT");
+    /**
+     * A simple-query message ('Q', length 11) carrying COMMIT, as Turnstile ends a transaction; it may share a read
+     * with the statements sent before it, since the service pipelines them.
+     */
+    private static final byte[] COMMIT_QUERY = { 'Q', 0, 0, 0, 11, 'C', 'O', 'M', 'M', 'I', 'T', 0 };
+    /** PostgreSQL's CommandComplete ('C', length 11) for that COMMIT. */
+    private static final byte[] COMMIT_DONE = { 'C', 0, 0, 0, 11, 'C', 'O', 'M', 'M', 'I', 'T', 0 };
+
+    private static boolean contains(byte[] buffer, int length, byte[] message) {
+        outer:
+        for (int i = 0; i + message.length <= length; i++) {
+            for (int j = 0; j < message.length; j++) {
+                if (buffer[i + j] != message[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     private static void daemon(String name, Runnable task) {
