@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Turnstile against the Node.js peer (../shared/peer) with ../shared/bench/run-all.sh, alternating, ROUNDS rounds
+# each, in one sitting on one machine: one PostgreSQL (databases `peer` and `turnstile_side`), a dynalite each.
+# Turnstile runs the packaged JVM build (target/quarkus-app) in the prod profile with its documented defaults.
+# Usage (from the repository root): bench/side-by-side/run.sh      Env: ROUNDS=2, SHARED=../shared
+# Prints the folder with peer.txt, turnstile.txt and compare.txt (../shared/bench/compare.py).
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+SHARED=$(cd "${SHARED:-../shared}" && pwd)
+OUT=$ROOT/target/side-by-side-$(date +%s)
+DB=turnstile_side
+mkdir -p "$OUT"
+[ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -q -B package -DskipTests
+[ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
+command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null
+
+rm -rf /tmp/turnstile-peer && cp -r "$SHARED/peer" /tmp/turnstile-peer && (cd /tmp/turnstile-peer && npm ci --no-audit --no-fund >/dev/null 2>&1)
+start_peer() {
+  (cd /tmp/turnstile-peer && RIDES_UNTIL_SERVICE=1000000000 ./start.sh >/dev/null 2>&1)
+  for _ in $(seq 50); do curl -sf localhost:8081/health >/dev/null && break; sleep 0.2; done
+}
+stop_peer() { (cd /tmp/turnstile-peer && ./stop.sh >/dev/null 2>&1); }
+
+PSQL="psql -U postgres -h 127.0.0.1 -q"
+$PSQL -tc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || $PSQL -c "CREATE DATABASE $DB"
+$PSQL -d $DB -f src/main/resources/db/schema.sql >/dev/null 2>&1
+PIDS=()
+start_turnstile() {
+  rm -f "$OUT/dynalite.in"; mkfifo "$OUT/dynalite.in"
+  # dynalite exits when its stdin closes: keep a pipe open while it runs
+  sleep infinity > "$OUT/dynalite.in" & PIDS+=($!)
+  node local/dynalite.js < "$OUT/dynalite.in" > "$OUT/dynalite.out" 2>&1 & PIDS+=($!)
+  for _ in $(seq 50); do grep -q "listening on port" "$OUT/dynalite.out" && break; sleep 0.1; done
+  local dynamo="http://127.0.0.1:$(grep -o 'port [0-9]*' "$OUT/dynalite.out" | cut -d' ' -f2)"
+  java -Dquarkus.http.port=8082 -Dquarkus.dynamodb.endpoint-override="$dynamo" -Dturnstile.local-dynamodb.create-tables=true \
+    -Dquarkus.dynamodb.aws.credentials.type=static -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
+    -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local -Dquarkus.log.level=WARN \
+    -Dturnstile.rental.rides-until-service=1000000000 -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/$DB \
+    -jar target/quarkus-app/quarkus-run.jar >> "$OUT/turnstile.log" 2>&1 & PIDS+=($!)
+  for _ in $(seq 100); do curl -sf localhost:8082/q/health/ready >/dev/null && break; sleep 0.2; done
+}
+stop_turnstile() { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; PIDS=(); }
+trap 'stop_turnstile; stop_peer' EXIT
+
+for _ in $(seq 1 "${ROUNDS:-2}"); do
+  start_peer; LABEL=peer bash "$SHARED/bench/run-all.sh" http://127.0.0.1:8081 >> "$OUT/peer.txt" 2>&1; stop_peer
+  start_turnstile; LABEL=turnstile bash "$SHARED/bench/run-all.sh" http://127.0.0.1:8082 >> "$OUT/turnstile.txt" 2>&1; stop_turnstile
+done
+python3 "$SHARED/bench/compare.py" "$OUT/peer.txt" "$OUT/turnstile.txt" | tee "$OUT/compare.txt"
+echo "# results in $OUT"
