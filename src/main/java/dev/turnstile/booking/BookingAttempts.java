@@ -53,8 +53,8 @@ public class BookingAttempts {
     /**
      * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
      * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}): at
-     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows. {@code attempts} counts the attempts of this one
-     * booking, across retries; a retry waits its backoff outside the gate.
+     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows. {@code attempts} counts
+     * the attempts of this one booking, across retries; a retry waits its backoff outside the gate.
      */
     @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(FullJitterBackoff.class)

@@ -85,8 +85,11 @@ public final class BookingProblems {
         return new Busy("BUSY", "Too many requests are waiting for a database connection; retry shortly.", retryAfterSeconds);
     }
 
-    /** Waited longer than the pool's acquire timeout behind other bookings of the same fare ({@link FareGates}). */
-    static Busy fareQueueTimeout(long retryAfterSeconds) {
+    /**
+     * Too many bookings of the same fare wait in its gate ({@link FareGates}), or this one waited there longer than
+     * the pool's acquire timeout.
+     */
+    static Busy fareQueueFull(long retryAfterSeconds) {
         return new Busy("BUSY", "Too many bookings of this fare are waiting; retry shortly.", retryAfterSeconds);
     }
 

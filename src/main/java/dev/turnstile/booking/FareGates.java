@@ -66,7 +66,7 @@ public class FareGates {
             Waiter waiter = new Waiter();
             return Uni.createFrom().<Void>emitter(emitter -> gate.enter(waiter, wait, emitter))
                     .ifNoItem().after(limits.acquireTimeout())
-                    .failWith(() -> BookingProblems.fareQueueTimeout(retryAfterSeconds))
+                    .failWith(() -> BookingProblems.fareQueueFull(retryAfterSeconds))
                     .chain(ignored -> work.get())
                     .onTermination().invoke(() -> {
                         gate.leave(waiter);
@@ -101,7 +101,7 @@ public class FareGates {
                     refused = BookingProblems.lockNotAvailable(retryAfterSeconds);
                 } else if (waiting.size() >= limits.maxWaitQueue()) {
                     waiter.state = State.GONE;
-                    refused = BookingProblems.poolFull(retryAfterSeconds);
+                    refused = BookingProblems.fareQueueFull(retryAfterSeconds);
                 } else {
                     waiting.add(waiter);
                     return;
