@@ -71,9 +71,7 @@ public final class BookingProblems {
     }
 
     static ProblemException eliteReserveAboveSeats() {
-        String message = "must not exceed seats";
-        return new ProblemException(400, "INVALID_REQUEST", "Invalid request", "eliteReserve " + message,
-                Map.of("errors", java.util.List.of(Map.of("field", "eliteReserve", "message", message))));
+        return ProblemException.invalid("eliteReserve", "must not exceed seats");
     }
 
     static Busy lockNotAvailable(long retryAfterSeconds) {

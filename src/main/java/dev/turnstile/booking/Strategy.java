@@ -38,10 +38,8 @@ public enum Strategy {
                 return strategy;
             }
         }
-        String message = "must be one of " + labels(allowed);
-        throw new ProblemException(400, "INVALID_REQUEST", "Invalid request", "strategy " + message,
-                Map.of("errors", List.of(Map.of("field", "strategy", "message", message)),
-                        "allowed", labels(allowed)));
+        throw ProblemException.invalid(List.of(new ProblemException.FieldError("strategy", "must be one of " + labels(allowed))),
+                Map.of("allowed", labels(allowed)));
     }
 
     static List<String> labels(Collection<Strategy> strategies) {

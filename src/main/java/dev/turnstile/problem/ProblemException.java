@@ -1,6 +1,8 @@
 package dev.turnstile.problem;
 
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A failure with a known HTTP answer. Services throw it (or a subclass) with a stable reason; the mapper turns it
@@ -34,6 +36,26 @@ public class ProblemException extends RuntimeException {
         this.title = title;
         this.extensions = retryAfterSeconds > 0 ? withRetryAfter(extensions, retryAfterSeconds) : extensions;
         this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** One input field that was refused, and why ("must not exceed seats"). */
+    public record FieldError(String field, String message) {
+    }
+
+    /**
+     * The one way to say "400 INVALID_REQUEST": {@code errors[]} names every refused field, {@code detail} joins them,
+     * {@code more} adds members (such as the allowed values).
+     */
+    public static ProblemException invalid(List<FieldError> errors, Map<String, Object> more) {
+        Map<String, Object> extensions = new java.util.LinkedHashMap<>();
+        extensions.put("errors", errors.stream().map(e -> Map.of("field", e.field(), "message", e.message())).toList());
+        extensions.putAll(more);
+        String detail = errors.stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; "));
+        return new ProblemException(400, "INVALID_REQUEST", "Invalid request", detail, extensions);
+    }
+
+    public static ProblemException invalid(String field, String message) {
+        return invalid(List.of(new FieldError(field, message)), Map.of());
     }
 
     public int status() {

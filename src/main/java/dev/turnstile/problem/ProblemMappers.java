@@ -4,7 +4,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -43,12 +42,10 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response invalid(ConstraintViolationException e) {
-        List<Map<String, String>> errors = e.getConstraintViolations().stream()
-                .sorted(Comparator.comparing(ProblemMappers::field))
-                .map(v -> Map.of("field", field(v), "message", v.getMessage()))
-                .toList();
-        String detail = errors.stream().map(f -> f.get("field") + " " + f.get("message")).collect(Collectors.joining("; "));
-        return respond(new Problem(400, "INVALID_REQUEST", "Invalid request", detail, Map.of("errors", errors)));
+        return known(ProblemException.invalid(e.getConstraintViolations().stream()
+                .map(v -> new ProblemException.FieldError(field(v), v.getMessage()))
+                .sorted(Comparator.comparing(ProblemException.FieldError::field))
+                .toList(), Map.of()));
     }
 
     @ServerExceptionMapper
@@ -65,8 +62,7 @@ public class ProblemMappers {
             } else {
                 detail = "has the wrong type (expected " + expected(mapping) + ")";
             }
-            return respond(new Problem(400, "INVALID_REQUEST", "Invalid request", field + " " + detail,
-                    Map.of("errors", List.of(Map.of("field", field, "message", detail)))));
+            return known(ProblemException.invalid(field, detail));
         }
         return respond(new Problem(400, "MALFORMED_JSON", "Malformed JSON",
                 "The request body is not valid JSON" + location(e), Map.of()));

@@ -116,8 +116,7 @@ public class BikeResource {
         } catch (IllegalArgumentException notBase64) {
             // answered below, like any other cursor that this API did not hand out
         }
-        throw new ProblemException(400, "INVALID_REQUEST", "Invalid request", "cursor is not a cursor from a next link",
-                Map.of("errors", List.of(Map.of("field", "cursor", "message", "is not a cursor from a next link"))));
+        throw ProblemException.invalid("cursor", "is not a cursor from a next link");
     }
 
     @POST
@@ -130,10 +129,7 @@ public class BikeResource {
         if ("condition".equals(mode)) {
             if (idempotencyKey != null) {
                 // one UpdateItem cannot also write the key's record; the read-decide-write path can
-                throw new ProblemException(400, "INVALID_REQUEST", "Invalid request",
-                        "Idempotency-Key cannot be combined with mode=condition; drop one of them",
-                        Map.of("errors", List.of(Map.of("field", Idempotency.HEADER,
-                                "message", "cannot be combined with mode=condition"))));
+                throw ProblemException.invalid(Idempotency.HEADER, "cannot be combined with mode=condition");
             }
             return rentals.rentByCondition(bikeId, body.customerId(), leaseToken).map(BikeResource::ok);
         }
