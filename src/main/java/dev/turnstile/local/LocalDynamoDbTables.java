@@ -7,11 +7,12 @@ import java.util.Set;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import dev.turnstile.rental.RentalTables;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -20,8 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.ListTablesRequest;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 
 /**
- * Dev and test only: creates the DynamoDB tables that are missing. Production tables come from deploy/, so a cold
- * start never pays for this.
+ * Dev and test only: creates the DynamoDB tables that are missing, as the features define them (every
+ * {@link CreateTableRequest} bean). Production tables come from deploy/, so a cold start never pays for this.
  */
 @ApplicationScoped
 public class LocalDynamoDbTables {
@@ -30,10 +31,10 @@ public class LocalDynamoDbTables {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final DynamoDbAsyncClient dynamo;
-    private final RentalTables tables;
+    private final Instance<CreateTableRequest> tables;
     private final boolean create;
 
-    LocalDynamoDbTables(DynamoDbAsyncClient dynamo, RentalTables tables,
+    LocalDynamoDbTables(DynamoDbAsyncClient dynamo, @Any Instance<CreateTableRequest> tables,
             @ConfigProperty(name = "turnstile.local-dynamodb.create-tables", defaultValue = "false") boolean create) {
         this.dynamo = dynamo;
         this.tables = tables;
@@ -54,7 +55,7 @@ public class LocalDynamoDbTables {
                     + e.getMessage() + "): let the dev/test profile start dynalite (turnstile.local-dynamodb.enabled=true, "
                     + "Node.js 20+), or set QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE to a running DynamoDB.");
         }
-        for (CreateTableRequest definition : tables.definitions()) {
+        for (CreateTableRequest definition : tables) {
             if (!existing.contains(definition.tableName())) {
                 create(definition);
             }

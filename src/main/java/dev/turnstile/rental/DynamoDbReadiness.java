@@ -1,4 +1,4 @@
-package dev.turnstile.health;
+package dev.turnstile.rental;
 
 import java.time.Duration;
 
@@ -7,7 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-import dev.turnstile.rental.RentalTables;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
