@@ -1,10 +1,16 @@
 package dev.turnstile.rental;
 
-import dev.turnstile.problem.ProblemException;
+/** The store has no bike under this id. The service answers it ({@link RentalProblems#bikeNotFound}). */
+final class BikeNotFound extends RuntimeException {
 
-public final class BikeNotFound extends ProblemException {
+    private final String bikeId;
 
-    public BikeNotFound(String bikeId) {
-        super(404, "BIKE_NOT_FOUND", "Bike not found", "There is no bike " + bikeId);
+    BikeNotFound(String bikeId) {
+        super("There is no bike " + bikeId, null, false, false);
+        this.bikeId = bikeId;
+    }
+
+    String bikeId() {
+        return bikeId;
     }
 }

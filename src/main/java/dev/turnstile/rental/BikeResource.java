@@ -3,7 +3,6 @@ package dev.turnstile.rental;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import jakarta.validation.Valid;
@@ -35,25 +34,25 @@ import jakarta.ws.rs.core.UriInfo;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.turnstile.idempotency.Idempotency;
-import dev.turnstile.json.StorableText;
+import dev.turnstile.idempotency.Keyed;
+import dev.turnstile.json.Identifier;
 import dev.turnstile.problem.ProblemException;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 
 /**
  * The bike rental HTTP API. It maps HTTP to {@link RentalService} and back: validation (Bean Validation), entity
- * tags (JAX-RS precondition evaluation, strong tag = version) and status codes; the decisions are the service's.
+ * tags (JAX-RS precondition evaluation, strong tag = version), status codes and the idempotency headers; the
+ * decisions are the service's.
  */
 @Path("/bikes")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class BikeResource {
 
-    private static final String ID = BikeRequests.ID;
-    private static final String ID_MESSAGE = BikeRequests.ID_MESSAGE;
     private static final String KEY_MESSAGE = "must be 1-255 printable ASCII characters without spaces";
     private static final String LEASE_TOKEN = "Lease-Token";
-    private static final String WORKSHOP_SCOPE = "workshop";
+    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile(Identifier.PATTERN);
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
     private final RentalService rentals;
@@ -73,8 +72,7 @@ public class BikeResource {
 
     @GET
     @Path("{bikeId}")
-    public Uni<Response> get(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
-            @Context Request request) {
+    public Uni<Response> get(@PathParam("bikeId") @Identifier String bikeId, @Context Request request) {
         return rentals.get(bikeId).map(bike -> {
             Response.ResponseBuilder unchanged = request.evaluatePreconditions(tag(bike));
             return (unchanged != null ? unchanged : Response.ok(bike)).tag(tag(bike)).build();
@@ -86,7 +84,7 @@ public class BikeResource {
      * page with a filter may hold fewer than {@code limit} bikes, even none, and still have a {@code next}.
      */
     @GET
-    public Uni<Response> atStation(@QueryParam("station") @NotBlank @Size(max = 64) @StorableText String station,
+    public Uni<Response> atStation(@QueryParam("station") @NotBlank @Identifier String station,
             @QueryParam("status") @Pattern(regexp = BikeRequests.STATUS, message = BikeRequests.STATUS_MESSAGE) String status,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(500) int limit,
             @QueryParam("cursor") @Size(max = 200) String cursor, @Context UriInfo uri) {
@@ -110,7 +108,7 @@ public class BikeResource {
     private static String afterBikeId(String cursor) {
         try {
             String bikeId = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            if (bikeId.matches(ID)) {
+            if (IDENTIFIER.matcher(bikeId).matches()) {
                 return bikeId;
             }
         } catch (IllegalArgumentException notBase64) {
@@ -121,12 +119,12 @@ public class BikeResource {
 
     @POST
     @Path("{bikeId}/rent")
-    public Uni<Response> rent(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
-            @QueryParam("mode") @Pattern(regexp = "condition|read-decide-write", message = "must be condition or read-decide-write") String mode,
+    public Uni<Response> rent(@PathParam("bikeId") @Identifier String bikeId,
+            @QueryParam(RentMode.PARAMETER) @DefaultValue("read-decide-write") RentMode mode,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Rent body) {
-        if ("condition".equals(mode)) {
+        if (mode == RentMode.CONDITION) {
             if (idempotencyKey != null) {
                 // one UpdateItem cannot also write the key's record; the read-decide-write path can
                 throw ProblemException.invalid(Idempotency.HEADER, "cannot be combined with mode=condition");
@@ -136,42 +134,35 @@ public class BikeResource {
         if (idempotencyKey == null) {
             return rentals.rent(bikeId, body.customerId(), leaseToken).map(BikeResource::ok);
         }
-        KeyedRequest key = KeyedRequest.of(body.customerId(), idempotencyKey,
-                Idempotency.fingerprint("POST", "/bikes/" + bikeId + "/rent", body.customerId()));
-        return rentals.rent(bikeId, body.customerId(), leaseToken, key).map(BikeResource::keyed);
+        return rentals.rent(bikeId, body.customerId(), leaseToken, idempotencyKey).map(BikeResource::keyed);
     }
 
     @POST
     @Path("{bikeId}/return")
-    public Uni<Response> giveBack(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
+    public Uni<Response> giveBack(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @Valid @NotNull BikeRequests.Return body) {
         if (idempotencyKey == null) {
             return rentals.giveBack(bikeId, body.customerId(), body.station()).map(BikeResource::ok);
         }
-        KeyedRequest key = KeyedRequest.of(body.customerId(), idempotencyKey, Idempotency.fingerprint("POST",
-                "/bikes/" + bikeId + "/return", body.customerId() + "\n" + body.station()));
-        return rentals.giveBack(bikeId, body.customerId(), body.station(), key).map(BikeResource::keyed);
+        return rentals.giveBack(bikeId, body.customerId(), body.station(), idempotencyKey).map(BikeResource::keyed);
     }
 
-    /** Workshop calls carry no caller identity yet: their keys share one scope. */
     @POST
     @Path("{bikeId}/service")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> service(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
+    public Uni<Response> service(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken) {
         if (idempotencyKey == null) {
             return rentals.service(bikeId, leaseToken).map(BikeResource::ok);
         }
-        KeyedRequest key = KeyedRequest.of(WORKSHOP_SCOPE, idempotencyKey,
-                Idempotency.fingerprint("POST", "/bikes/" + bikeId + "/service", ""));
-        return rentals.service(bikeId, leaseToken, key).map(BikeResource::keyed);
+        return rentals.service(bikeId, leaseToken, idempotencyKey).map(BikeResource::keyed);
     }
 
     @PATCH
     @Path("{bikeId}")
-    public Uni<Response> annotate(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
+    public Uni<Response> annotate(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Note body, @Context Request request) {
         requireIfMatch(ifMatch);
@@ -183,7 +174,7 @@ public class BikeResource {
 
     @DELETE
     @Path("{bikeId}")
-    public Uni<Response> delete(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
+    public Uni<Response> delete(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Context Request request) {
         requireIfMatch(ifMatch);
@@ -195,7 +186,7 @@ public class BikeResource {
 
     @POST
     @Path("{bikeId}/lease")
-    public Uni<Response> lease(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
+    public Uni<Response> lease(@PathParam("bikeId") @Identifier String bikeId,
             @Valid @NotNull BikeRequests.LeaseTerms body) {
         return leases.acquire(bikeId, body.holder(), body.ttlSeconds())
                 .map(lease -> Response.status(Response.Status.CREATED).entity(lease).build());
@@ -203,22 +194,20 @@ public class BikeResource {
 
     @DELETE
     @Path("{bikeId}/lease")
-    public Uni<Response> release(@PathParam("bikeId") @Pattern(regexp = ID, message = ID_MESSAGE) String bikeId,
+    public Uni<Response> release(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(LEASE_TOKEN) @NotBlank @Size(max = 64) String leaseToken) {
         return leases.release(bikeId, leaseToken).map(released -> Response.noContent().build());
     }
 
-    /** A write without If-Match could overwrite a change its author never saw: RFC 6585 says 428. */
     private static void requireIfMatch(String ifMatch) {
         if (ifMatch == null || ifMatch.isBlank()) {
-            throw new ProblemException(428, "PRECONDITION_REQUIRED", "Precondition required",
-                    "Send If-Match with the ETag of the bike you edited (GET /bikes/{bikeId})");
+            throw RentalProblems.preconditionRequired();
         }
     }
 
     private static Bike precondition(Request request, Bike seen) {
         if (request.evaluatePreconditions(tag(seen)) != null) {
-            throw new StaleVersion(seen);
+            throw RentalProblems.staleVersion(seen);
         }
         return seen;
     }
@@ -227,11 +216,16 @@ public class BikeResource {
         return Response.ok(bike).tag(tag(bike)).build();
     }
 
-    /** The answer stored under the key, byte for byte; the first answer is given from it too. */
+    /**
+     * A keyed rent, return or service: 200 with the bike's JSON exactly as stored under the key, so that a replay
+     * repeats the first answer byte for byte. A refusal is never stored (it frees the key), so a replay is a 200 too.
+     */
     private static Response keyed(KeyedAnswer keyed) {
-        Response.ResponseBuilder answer = Response.status(keyed.answer().status())
-                .type(MediaType.APPLICATION_JSON_TYPE).entity(keyed.answer().body()).tag(new EntityTag(keyed.tag()));
-        return (keyed.replayed() ? answer.header(Idempotency.REPLAYED_HEADER, "true") : answer).build();
+        Response.ResponseBuilder answer = Response.ok().type(MediaType.APPLICATION_JSON_TYPE).tag(new EntityTag(keyed.tag()));
+        if (keyed.outcome() instanceof Keyed.Replay<String> replay) {
+            return answer.entity(replay.stored().body()).header(Idempotency.REPLAYED_HEADER, "true").build();
+        }
+        return answer.entity(((Keyed.Fresh<String>) keyed.outcome()).value()).build();
     }
 
     private static EntityTag tag(Bike bike) {

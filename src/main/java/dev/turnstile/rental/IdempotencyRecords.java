@@ -8,7 +8,7 @@ import java.util.Optional;
 
 import jakarta.inject.Singleton;
 
-import dev.turnstile.idempotency.StoredResponse;
+import dev.turnstile.idempotency.StoredAnswer;
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -34,9 +34,12 @@ public class IdempotencyRecords {
         IN_PROGRESS, COMPLETED
     }
 
-    /** A record as stored; {@code answer} is the answer the owner gives once its bike write is done. */
+    /**
+     * A record as stored; {@code answer} is the answer the owner gives once its bike write is done, {@code tag} the
+     * bike's entity tag in it. Only done answers are kept: a refusal changed nothing and frees the key.
+     */
     public record IdempotencyRecord(String id, String fingerprint, State state, String owner, Instant lockedUntil,
-            Instant expiresAt, StoredResponse answer, String tag) {
+            Instant expiresAt, StoredAnswer answer, String tag) {
 
         boolean abandoned(Instant now) {
             return state == State.IN_PROGRESS && !now.isBefore(lockedUntil);
@@ -56,11 +59,11 @@ public class IdempotencyRecords {
     private final Duration ttl;
     private final Duration inProgressExpiry;
 
-    IdempotencyRecords(DynamoDbAsyncClient dynamo, RentalTables tables, RentalIdempotency config) {
+    IdempotencyRecords(DynamoDbAsyncClient dynamo, RentalTables tables, RentalConfig config) {
         this.dynamo = dynamo;
         this.table = tables.idempotency();
-        this.ttl = config.ttl();
-        this.inProgressExpiry = config.inProgressExpiry();
+        this.ttl = config.idempotency().ttl();
+        this.inProgressExpiry = config.idempotency().inProgressExpiry();
     }
 
     public Duration inProgressExpiry() {
@@ -90,8 +93,8 @@ public class IdempotencyRecords {
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":owner", AttributeValue.fromS(intended.owner()));
         values.put(":inProgress", AttributeValue.fromS(State.IN_PROGRESS.name()));
-        values.put(":now", BikeRepository.number(now.toEpochMilli()));
-        values.put(":nowSeconds", BikeRepository.number(now.getEpochSecond()));
+        values.put(":now", BikeItems.number(now.toEpochMilli()));
+        values.put(":nowSeconds", BikeItems.number(now.getEpochSecond()));
         return Uni.createFrom()
                 .completionStage(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
@@ -115,8 +118,8 @@ public class IdempotencyRecords {
                 .expressionAttributeNames(Map.of("#state", "state"))
                 .expressionAttributeValues(Map.of(
                         ":inProgress", AttributeValue.fromS(State.IN_PROGRESS.name()),
-                        ":now", BikeRepository.number(now.toEpochMilli()),
-                        ":nowSeconds", BikeRepository.number(now.getEpochSecond())))
+                        ":now", BikeItems.number(now.toEpochMilli()),
+                        ":nowSeconds", BikeItems.number(now.getEpochSecond())))
                 .build();
     }
 
@@ -153,7 +156,7 @@ public class IdempotencyRecords {
                 .onFailure(ConditionalCheckFailedException.class).recoverWithNull();
     }
 
-    IdempotencyRecord intended(String id, String fingerprint, String owner, StoredResponse answer, String tag, Instant now) {
+    IdempotencyRecord intended(String id, String fingerprint, String owner, StoredAnswer answer, String tag, Instant now) {
         return new IdempotencyRecord(id, fingerprint, State.IN_PROGRESS, owner, now.plus(inProgressExpiry),
                 now.plus(ttl), answer, tag);
     }
@@ -168,9 +171,8 @@ public class IdempotencyRecords {
         item.put("fingerprint", AttributeValue.fromS(record.fingerprint()));
         item.put("state", AttributeValue.fromS(record.state().name()));
         item.put("owner", AttributeValue.fromS(record.owner()));
-        item.put("lockedUntil", BikeRepository.number(record.lockedUntil().toEpochMilli()));
-        item.put("expiresAt", BikeRepository.number(record.expiresAt().getEpochSecond()));
-        item.put("status", BikeRepository.number(record.answer().status()));
+        item.put("lockedUntil", BikeItems.number(record.lockedUntil().toEpochMilli()));
+        item.put("expiresAt", BikeItems.number(record.expiresAt().getEpochSecond()));
         item.put("body", AttributeValue.fromS(record.answer().body()));
         item.put("tag", AttributeValue.fromS(record.tag()));
         return item;
@@ -184,7 +186,7 @@ public class IdempotencyRecords {
                 item.get("owner").s(),
                 Instant.ofEpochMilli(Long.parseLong(item.get("lockedUntil").n())),
                 Instant.ofEpochSecond(Long.parseLong(item.get("expiresAt").n())),
-                new StoredResponse(Integer.parseInt(item.get("status").n()), item.get("body").s()),
+                new StoredAnswer(false, item.get("body").s()),
                 item.get("tag").s());
     }
 }

@@ -4,12 +4,17 @@ import dev.turnstile.idempotency.Idempotency;
 
 /**
  * A rent, return or service that carried an {@code Idempotency-Key}: the record's id (caller scope and key) and the
- * request's fingerprint (see {@link Idempotency#fingerprint}).
+ * request's fingerprint, made of what the request asks for (the operation, the bike, and the values that decide the
+ * outcome), never of how it was addressed or of the key itself.
  */
 public record KeyedRequest(String id, String fingerprint) {
 
-    public static KeyedRequest of(String scope, String key, String fingerprint) {
-        return new KeyedRequest(scope + "|" + key, fingerprint);
+    /** The workshop carries no caller identity yet: its keys share one scope. */
+    static final String WORKSHOP_SCOPE = "workshop";
+
+    static KeyedRequest of(String scope, String key, String operation, String bikeId, String... deciding) {
+        return new KeyedRequest(scope + "|" + key,
+                Idempotency.sha256Hex(operation + '\n' + bikeId + '\n' + String.join("\n", deciding)));
     }
 
     /** The key as the bike item knows it: short, and no customer id or key in clear. */

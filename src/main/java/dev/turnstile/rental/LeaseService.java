@@ -20,13 +20,26 @@ public class LeaseService {
         this.bikes = bikes;
     }
 
+    /** A live lease (anyone's) refuses the request with its holder and expiry; a bike changed meanwhile is a conflict. */
     public Uni<Lease> acquire(String bikeId, String holder, int ttlSeconds) {
         Instant now = Instant.now();
         return bikes.acquireLease(new Lease(bikeId, holder, UUID.randomUUID().toString(),
-                Instant.ofEpochSecond(now.getEpochSecond() + ttlSeconds)), now);
+                Instant.ofEpochSecond(now.getEpochSecond() + ttlSeconds)), now)
+                .onFailure(VersionConflict.class).transform(failure -> {
+                    Bike current = ((VersionConflict) failure).current().orElseThrow();
+                    return current.leasedAgainst(null, now)
+                            ? RentalProblems.leased(current.bikeId(), current.leaseHolder(), current.leaseExpiresAt())
+                            : failure;
+                })
+                .onFailure().transform(RentalProblems::answer);
     }
 
     public Uni<Void> release(String bikeId, String token) {
-        return bikes.releaseLease(bikeId, token);
+        return bikes.releaseLease(bikeId, token).map(released -> {
+            if (!released) {
+                throw RentalProblems.leaseNotHeld(bikeId);
+            }
+            return null;
+        });
     }
 }

@@ -5,11 +5,9 @@ import java.time.Instant;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 /**
- * The rental rules as pure functions of the bike that was read: each returns the next state or throws
- * {@link RentalRejected} (or {@link Leased}). No I/O, no clock, no version handling, so the service can run them again on every retry.
+ * The rental rules as pure functions of the bike that was read: each returns the next state or throws the refusal
+ * ({@link RentalProblems#rejected}, {@link RentalProblems#leased}). No I/O, no clock, no version handling, so the service can run them again on every retry.
  */
 @Singleton
 public class RentalRules {
@@ -17,7 +15,11 @@ public class RentalRules {
     private final int ridesUntilService;
 
     @Inject
-    public RentalRules(@ConfigProperty(name = "turnstile.rental.rides-until-service", defaultValue = "30") int ridesUntilService) {
+    RentalRules(RentalConfig config) {
+        this(config.ridesUntilService());
+    }
+
+    RentalRules(int ridesUntilService) {
         this.ridesUntilService = ridesUntilService;
     }
 
@@ -31,17 +33,17 @@ public class RentalRules {
      */
     public void unlessLeased(Bike bike, String leaseToken, Instant now) {
         if (bike.leasedAgainst(leaseToken, now)) {
-            throw new Leased(bike.bikeId(), bike.leaseHolder(), bike.leaseExpiresAt());
+            throw RentalProblems.leased(bike.bikeId(), bike.leaseHolder(), bike.leaseExpiresAt());
         }
     }
 
     public Bike rent(Bike bike, String customerId, String leaseToken, Instant now) {
         unlessLeased(bike, leaseToken, now);
         if (bike.status() != BikeStatus.AVAILABLE) {
-            throw new RentalRejected("NOT_AVAILABLE", "Bike " + bike.bikeId() + " is " + bike.status());
+            throw RentalProblems.rejected("NOT_AVAILABLE", "Bike " + bike.bikeId() + " is " + bike.status());
         }
         if (bike.ridesSinceService() >= ridesUntilService) {
-            throw new RentalRejected("SERVICE_DUE", "Bike " + bike.bikeId() + " has had " + bike.ridesSinceService()
+            throw RentalProblems.rejected("SERVICE_DUE", "Bike " + bike.bikeId() + " has had " + bike.ridesSinceService()
                     + " rides since its last service (limit " + ridesUntilService + ")");
         }
         return bike.rentedTo(customerId, now);
@@ -49,10 +51,10 @@ public class RentalRules {
 
     public Bike giveBack(Bike bike, String customerId, String station) {
         if (bike.status() != BikeStatus.RENTED) {
-            throw new RentalRejected("NOT_RENTED", "Bike " + bike.bikeId() + " is " + bike.status());
+            throw RentalProblems.rejected("NOT_RENTED", "Bike " + bike.bikeId() + " is " + bike.status());
         }
         if (!bike.rentedBy().equals(customerId)) {
-            throw new RentalRejected("WRONG_CUSTOMER", "Bike " + bike.bikeId() + " is rented by another customer");
+            throw RentalProblems.rejected("WRONG_CUSTOMER", "Bike " + bike.bikeId() + " is rented by another customer");
         }
         BikeStatus next = bike.ridesSinceService() >= ridesUntilService ? BikeStatus.MAINTENANCE : BikeStatus.AVAILABLE;
         return bike.returnedTo(station, next);
@@ -61,7 +63,7 @@ public class RentalRules {
     public Bike service(Bike bike, String leaseToken, Instant now) {
         unlessLeased(bike, leaseToken, now);
         if (bike.status() != BikeStatus.MAINTENANCE) {
-            throw new RentalRejected("NOT_IN_MAINTENANCE", "Bike " + bike.bikeId() + " is " + bike.status());
+            throw RentalProblems.rejected("NOT_IN_MAINTENANCE", "Bike " + bike.bikeId() + " is " + bike.status());
         }
         return bike.serviced();
     }
@@ -75,7 +77,7 @@ public class RentalRules {
     public void delete(Bike bike, String leaseToken, Instant now) {
         unlessLeased(bike, leaseToken, now);
         if (bike.status() == BikeStatus.RENTED) {
-            throw new RentalRejected("BIKE_RENTED", "Bike " + bike.bikeId() + " is rented; it can be deleted once returned");
+            throw RentalProblems.rejected("BIKE_RENTED", "Bike " + bike.bikeId() + " is rented; it can be deleted once returned");
         }
     }
 }

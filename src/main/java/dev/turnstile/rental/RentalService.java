@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -16,7 +15,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.turnstile.idempotency.Idempotency;
-import dev.turnstile.idempotency.StoredResponse;
+import dev.turnstile.idempotency.Keyed;
+import dev.turnstile.idempotency.StoredAnswer;
 import dev.turnstile.problem.ProblemException;
 import dev.turnstile.problem.StoreUnavailable;
 import dev.turnstile.rental.IdempotencyRecords.IdempotencyRecord;
@@ -38,7 +38,9 @@ import io.smallrye.mutiny.Uni;
  * remembers the key in the item -> complete. The bike item is the proof of what happened, so a crash between any
  * two steps is recovered on the retry. With transactions, the record is one more item of the transaction.
  *
- * <p>Created at startup so that its counters are at /q/metrics (at 0) before the first rental.
+ * <p>Retries are counted by SmallRye Fault Tolerance ({@code ft.retry.*} for {@code readDecideWrite}); this class counts
+ * only what those cannot see: every conditional write that lost a race, retried or not (docs/rental.md, "Metrics").
+ * Created at startup so that the counter is at /q/metrics (at 0) before the first rental.
  */
 @ApplicationScoped
 @Startup
@@ -65,8 +67,6 @@ public class RentalService {
     private final IdempotencyRecords records;
     private final ObjectMapper json;
     private final Counter conflicts;
-    private final Counter retries;
-    private final Counter exhausted;
 
     RentalService(BikeRepository bikes, RentalRules rules, RentalTransactions transactions, IdempotencyRecords records,
             ObjectMapper json, MeterRegistry registry) {
@@ -78,20 +78,19 @@ public class RentalService {
         this.conflicts = Counter.builder("turnstile.rental.version.conflicts")
                 .description("Conditional bike writes that found another version than the one read")
                 .register(registry);
-        this.retries = Counter.builder("turnstile.rental.retries")
-                .description("Read-decide-write attempts repeated after a version conflict")
-                .register(registry);
-        this.exhausted = Counter.builder("turnstile.rental.retries.exhausted")
-                .description("Rent/return/service calls answered 409 VERSION_CONFLICT because every attempt lost a race")
-                .register(registry);
     }
 
     public Uni<Bike> create(Bike bike) {
-        return bikes.create(bike);
+        return bikes.create(bike).map(created -> {
+            if (!created) {
+                throw RentalProblems.bikeExists(bike.bikeId());
+            }
+            return bike;
+        });
     }
 
     public Uni<Bike> get(String bikeId) {
-        return bikes.get(bikeId);
+        return bikes.get(bikeId).onFailure(BikeNotFound.class).transform(RentalProblems::answer);
     }
 
     public Uni<BikeRepository.BikePage> atStation(String station, Optional<BikeStatus> status, int limit,
@@ -103,8 +102,9 @@ public class RentalService {
         return plain(bikeId, rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
     }
 
-    public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, KeyedRequest key) {
-        return keyed(bikeId, key, rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
+    public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, String idempotencyKey) {
+        return keyed(bikeId, KeyedRequest.of(customerId, idempotencyKey, "rent", bikeId, customerId),
+                rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
     }
 
     private Decision rentDecision(String customerId, String leaseToken) {
@@ -139,16 +139,18 @@ public class RentalService {
                     VersionConflict conflict = (VersionConflict) failure;
                     conflict.current().ifPresent(current -> rules.rent(current, customerId, leaseToken, now));
                     conflicts.increment();
-                    return conflict;
-                });
+                    return RentalProblems.versionConflict(conflict);
+                })
+                .onFailure(BikeNotFound.class).transform(RentalProblems::answer);
     }
 
     public Uni<Bike> giveBack(String bikeId, String customerId, String station) {
         return plain(bikeId, returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
     }
 
-    public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, KeyedRequest key) {
-        return keyed(bikeId, key, returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
+    public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, String idempotencyKey) {
+        return keyed(bikeId, KeyedRequest.of(customerId, idempotencyKey, "return", bikeId, customerId, station),
+                returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
     }
 
     private Decision returnDecision(String customerId, String station) {
@@ -163,8 +165,9 @@ public class RentalService {
         return plain(bikeId, (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
     }
 
-    public Uni<KeyedAnswer> service(String bikeId, String leaseToken, KeyedRequest key) {
-        return keyed(bikeId, key, (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
+    public Uni<KeyedAnswer> service(String bikeId, String leaseToken, String idempotencyKey) {
+        return keyed(bikeId, KeyedRequest.of(KeyedRequest.WORKSHOP_SCOPE, idempotencyKey, "service", bikeId),
+                (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
     }
 
     /** A person's edit of the version they saw: a conflict is theirs to resolve (412), never retried here. */
@@ -172,30 +175,43 @@ public class RentalService {
         Instant now = Instant.now();
         return Uni.createFrom().item(() -> rules.annotate(seen, note, leaseToken, now))
                 .flatMap(next -> bikes.save(next, leaseToken, now))
-                .onFailure(VersionConflict.class).transform(this::staleFor);
+                .onFailure().transform(this::staleFor);
     }
 
     public Uni<Void> delete(Bike seen, String leaseToken) {
         Instant now = Instant.now();
         return Uni.createFrom().item(seen).invoke(bike -> rules.delete(bike, leaseToken, now))
                 .flatMap(bike -> bikes.delete(bike, leaseToken, now))
-                .onFailure(VersionConflict.class).transform(this::staleFor);
+                .onFailure().transform(this::staleFor);
     }
 
     private Throwable staleFor(Throwable failure) {
-        conflicts.increment();
-        VersionConflict conflict = (VersionConflict) failure;
-        return conflict.current().<Throwable>map(StaleVersion::new).orElse(conflict);
+        if (failure instanceof VersionConflict conflict) {
+            conflicts.increment();
+            return conflict.current().map(RentalProblems::staleVersion).orElseGet(() -> RentalProblems.versionConflict(conflict));
+        }
+        return RentalProblems.answer(failure);
     }
 
     private Uni<Bike> plain(String bikeId, Decision decision, Transacted transacted, Write write) {
         return withRetries(bikeId, read -> {
             Instant now = Instant.now();
             Bike next = decision.decide(read, now);
-            return transacted == null ? write.save(next, now) : transactions.enabled().flatMap(on -> on
-                    ? transacted.write(read, next, now, Optional.empty())
-                    : write.save(next, now));
+            return transactedOr(transacted,
+                    () -> transacted.write(read, next, now, Optional.empty()),
+                    () -> write.save(next, now));
         });
+    }
+
+    /**
+     * The one place that chooses between the operation's transaction and its single conditional write: the
+     * transaction when the operation has one ({@code transacted}, rent and return) and transactions are on.
+     */
+    private <T> Uni<T> transactedOr(Transacted transacted, Supplier<Uni<T>> inTransaction, Supplier<Uni<T>> single) {
+        if (transacted == null) {
+            return single.get();
+        }
+        return transactions.enabled().flatMap(on -> on ? inTransaction.get() : single.get());
     }
 
     /**
@@ -230,15 +246,18 @@ public class RentalService {
         Bike next = decision.decide(read, now).applying(key.digest(), key.mark(owner));
         Bike stored = next.withVersion(next.version() + 1);
         IdempotencyRecord intended = records.intended(key.id(), key.fingerprint(), owner,
-                new StoredResponse(200, body(stored)), stored.tag(), now);
-        if (transacted == null) {
-            return claimAndWrite(intended, key, owner, () -> write.save(next, now), now);
-        }
-        return transactions.enabled().flatMap(on -> on
-                ? transacted.write(read, next, now, Optional.of(intended))
-                        .replaceWith(new KeyedAnswer(intended.answer(), intended.tag(), false))
-                        .onFailure(IdempotencyKeyTaken.class).recoverWithUni(taken -> settledNow(key, owner))
-                : claimAndWrite(intended, key, owner, () -> write.save(next, now), now));
+                new StoredAnswer(false, body(stored)), stored.tag(), now);
+        return transactedOr(transacted,
+                () -> transacted.write(read, next, now, Optional.of(intended))
+                        .replaceWith(answer(intended, false))
+                        .onFailure(IdempotencyKeyTaken.class).recoverWithUni(taken -> settledNow(key, owner)),
+                () -> claimAndWrite(intended, key, owner, () -> write.save(next, now), now));
+    }
+
+    /** The record's answer, given now ({@code Fresh}) or again ({@code Replay}). */
+    private static KeyedAnswer answer(IdempotencyRecord record, boolean replayed) {
+        return new KeyedAnswer(replayed ? new Keyed.Replay<>(record.answer()) : new Keyed.Fresh<>(record.answer().body()),
+                record.tag());
     }
 
     private Uni<KeyedAnswer> claimAndWrite(IdempotencyRecord intended, KeyedRequest key, String owner,
@@ -251,8 +270,7 @@ public class RentalService {
                 // the claim took so long that another request may already have taken the key over
                 return Uni.createFrom().failure(new StoreUnavailable("DynamoDB", 1));
             }
-            return write.get().call(() -> records.complete(key.id(), owner))
-                    .replaceWith(new KeyedAnswer(intended.answer(), intended.tag(), false));
+            return write.get().call(() -> records.complete(key.id(), owner)).replaceWith(answer(intended, false));
         });
     }
 
@@ -272,7 +290,7 @@ public class RentalService {
                 throw Idempotency.keyReused();
             }
             return records.complete(key.id(), record.owner())
-                    .replaceWith(Optional.of(new KeyedAnswer(record.answer(), record.tag(), !record.owner().equals(owner))));
+                    .replaceWith(Optional.of(answer(record, !record.owner().equals(owner))));
         });
     }
 
@@ -292,7 +310,7 @@ public class RentalService {
             throw Idempotency.keyReused();
         }
         if (record.state() == IdempotencyRecords.State.COMPLETED) {
-            return Optional.of(new KeyedAnswer(record.answer(), record.tag(), true));
+            return Optional.of(answer(record, true));
         }
         if (record.owner().equals(owner) || record.abandoned(now)) {
             return Optional.empty();
@@ -309,10 +327,9 @@ public class RentalService {
         }
     }
 
+    /** Read, decide and write, retried on a lost race; what is left of a failure then is the client's answer. */
     private <T> Uni<T> withRetries(String bikeId, Function<Bike, Uni<T>> decideAndWrite) {
-        AtomicInteger attempts = new AtomicInteger();
-        return this.<T>readDecideWrite(bikeId, decideAndWrite, attempts)
-                .onFailure(VersionConflict.class).invoke(() -> exhausted.increment());
+        return this.<T>readDecideWrite(bikeId, decideAndWrite).onFailure().transform(RentalProblems::answer);
     }
 
     /**
@@ -322,10 +339,7 @@ public class RentalService {
      */
     @Retry(retryOn = VersionConflict.class, maxRetries = 2, delay = 10, jitter = 0)
     @CustomBackoff(FullJitterBackoff.class)
-    <T> Uni<T> readDecideWrite(String bikeId, Function<Bike, Uni<T>> decideAndWrite, AtomicInteger attempts) {
-        if (attempts.incrementAndGet() > 1) {
-            retries.increment();
-        }
+    <T> Uni<T> readDecideWrite(String bikeId, Function<Bike, Uni<T>> decideAndWrite) {
         return bikes.get(bikeId)
                 .flatMap(read -> decideAndWrite.apply(read))
                 .onFailure(VersionConflict.class).invoke(() -> conflicts.increment());

@@ -2,6 +2,7 @@ package dev.turnstile.rental;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,7 +10,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.turnstile.idempotency.Idempotency;
@@ -56,26 +56,20 @@ public class RentalTransactions {
     private final DynamoDbAsyncClient dynamo;
     private final RentalTables tables;
     private final IdempotencyRecords records;
-    private final Mode mode;
+    private final RentalConfig.Transactions mode;
     private final AtomicReference<Boolean> detected = new AtomicReference<>();
 
-    RentalTransactions(DynamoDbAsyncClient dynamo, RentalTables tables, IdempotencyRecords records,
-            @ConfigProperty(name = "turnstile.rental.transactions", defaultValue = "auto") Mode mode) {
+    RentalTransactions(DynamoDbAsyncClient dynamo, RentalTables tables, IdempotencyRecords records, RentalConfig config) {
         this.dynamo = dynamo;
         this.tables = tables;
         this.records = records;
-        this.mode = mode;
-    }
-
-    /** {@code turnstile.rental.transactions}; the config's enum converter rejects any other value at start. */
-    public enum Mode {
-        AUTO, ON, OFF
+        this.mode = config.transactions();
     }
 
     /** Whether rent/return go through transactions. In auto mode the first call asks the endpoint; the answer is kept. */
     public Uni<Boolean> enabled() {
-        if (mode != Mode.AUTO) {
-            return Uni.createFrom().item(mode == Mode.ON);
+        if (mode != RentalConfig.Transactions.AUTO) {
+            return Uni.createFrom().item(mode == RentalConfig.Transactions.ON);
         }
         Boolean known = detected.get();
         return known != null ? Uni.createFrom().item(known) : probe().invoke(answer -> {
@@ -197,10 +191,10 @@ public class RentalTransactions {
     private static TransactWriteItem bikeWrite(RentalTables tables, Bike next) {
         return TransactWriteItem.builder().put(Put.builder()
                 .tableName(tables.bikes())
-                .item(BikeRepository.toItem(next.withVersion(next.version() + 1)))
-                .conditionExpression("#version = :expected")
-                .expressionAttributeNames(Map.of("#version", "version"))
-                .expressionAttributeValues(Map.of(":expected", BikeRepository.number(next.version())))
+                .item(BikeItems.toItem(next.withVersion(next.version() + 1)))
+                .conditionExpression(BikeItems.VERSION_MATCHES)
+                .expressionAttributeNames(BikeItems.VERSION_NAME)
+                .expressionAttributeValues(BikeItems.expecting(new HashMap<>(), next.version()))
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                 .build()).build();
     }
@@ -229,7 +223,7 @@ public class RentalTransactions {
     }
 
     /**
-     * Turns DynamoDB's cancellation reasons (one per item, in request order) into the business answer. The
+     * Turns DynamoDB's cancellation reasons (one per item, in request order) into what they mean for the rental. The
      * customer's condition wins over the bike's: "you already have a bike" is true whatever the bike's version.
      */
     static RuntimeException cancellationAnswer(TransactionCanceledException failure, String bikeId, boolean renting) {
@@ -238,12 +232,12 @@ public class RentalTransactions {
             return new IdempotencyKeyTaken();
         }
         if (renting && failed(reasons, CUSTOMER, "ConditionalCheckFailed")) {
-            return new RentalRejected("CUSTOMER_HAS_ACTIVE_RENTAL", "The customer already has an active rental");
+            return new CustomerHasActiveRental();
         }
         if (failed(reasons, BIKE, "ConditionalCheckFailed")) {
             CancellationReason bike = reasons.get(BIKE);
             return new VersionConflict(bikeId,
-                    bike.hasItem() && !bike.item().isEmpty() ? BikeRepository.fromItem(bike.item()) : null);
+                    bike.hasItem() && !bike.item().isEmpty() ? BikeItems.fromItem(bike.item()) : null);
         }
         boolean retryable = reasons.stream().anyMatch(reason -> "TransactionConflict".equals(reason.code())
                 || "ConditionalCheckFailed".equals(reason.code()));

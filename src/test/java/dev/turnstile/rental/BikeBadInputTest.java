@@ -3,6 +3,7 @@ package dev.turnstile.rental;
 import static dev.turnstile.rental.RentalHttp.unique;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.anyOf;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -103,6 +104,17 @@ class BikeBadInputTest {
         rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k".repeat(256)).post(path), "idempotencyKey");
         rejected(json(BikeApiTest.rentBody("c-2")).post("/bikes/bad%20id/rent"), "bikeId");
         tooLarge(json("{\"customerId\":\"" + HUGE + "\"}").post(path));
+    }
+
+    @Test
+    void anUnknownRentModeNamesTheParameterAndTheAllowedValues() {
+        json(BikeApiTest.rentBody("c-2")).queryParam("mode", "fast").post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("reason", is("INVALID_REQUEST"))
+                .body("errors[0].field", is("mode"))
+                .body("errors[0].message", is("must be one of [condition, read-decide-write]"))
+                .body("allowed", contains("condition", "read-decide-write"));
+        assertEquals(before, stored());
     }
 
     @Test

@@ -56,10 +56,10 @@ public class ContendedBikeRepository extends BikeRepository {
     private Uni<Void> bumpVersion(String bikeId) {
         return Uni.createFrom().completionStage(() -> dynamo.updateItem(UpdateItemRequest.builder()
                 .tableName(tables.bikes())
-                .key(key(bikeId))
+                .key(BikeItems.key(bikeId))
                 .updateExpression("ADD #version :one")
-                .expressionAttributeNames(Map.of("#version", "version"))
-                .expressionAttributeValues(Map.of(":one", number(1)))
+                .expressionAttributeNames(BikeItems.VERSION_NAME)
+                .expressionAttributeValues(Map.of(":one", BikeItems.number(1)))
                 .build())).replaceWithVoid();
     }
 }

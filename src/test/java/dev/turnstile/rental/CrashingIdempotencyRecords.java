@@ -39,7 +39,7 @@ public class CrashingIdempotencyRecords extends IdempotencyRecords {
 
     private final Map<String, CrashPoint> armed = new ConcurrentHashMap<>();
 
-    CrashingIdempotencyRecords(DynamoDbAsyncClient dynamo, RentalTables tables, RentalIdempotency config) {
+    CrashingIdempotencyRecords(DynamoDbAsyncClient dynamo, RentalTables tables, RentalConfig config) {
         super(dynamo, tables, config);
     }
 

@@ -15,6 +15,8 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.problem.ProblemException;
+
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.Put;
@@ -124,20 +126,22 @@ class RentalTransactionsTest {
         RuntimeException answer = RentalTransactions.cancellationAnswer(
                 cancelled("ConditionalCheckFailed", "ConditionalCheckFailed", "None"), "b-17", true);
 
-        assertEquals("CUSTOMER_HAS_ACTIVE_RENTAL", assertInstanceOf(RentalRejected.class, answer).reason());
+        assertInstanceOf(CustomerHasActiveRental.class, answer);
+        assertEquals("CUSTOMER_HAS_ACTIVE_RENTAL", ((ProblemException) RentalProblems.answer(answer)).reason());
     }
 
     @Test
     void aFailedBikeConditionIsAVersionConflict() {
         RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("ConditionalCheckFailed", "None", "None"), "b-17", true);
 
-        assertEquals("VERSION_CONFLICT", assertInstanceOf(VersionConflict.class, answer).reason());
+        assertInstanceOf(VersionConflict.class, answer);
+        assertEquals("VERSION_CONFLICT", ((ProblemException) RentalProblems.answer(answer)).reason());
     }
 
     @Test
     void aFailedBikeConditionCarriesTheCurrentBikeWhenDynamoDbReturnsIt() {
         CancellationReason bike = CancellationReason.builder().code("ConditionalCheckFailed")
-                .item(BikeRepository.toItem(rented.withVersion(5))).build();
+                .item(BikeItems.toItem(rented.withVersion(5))).build();
         TransactionCanceledException failure = TransactionCanceledException.builder()
                 .cancellationReasons(bike, reason("None"), reason("None")).build();
 

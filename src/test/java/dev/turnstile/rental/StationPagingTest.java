@@ -108,7 +108,7 @@ class StationPagingTest {
         for (int i = 0; i < count; i++) {
             Bike bike = Bike.newAt(station + "-" + i, station, 0, BikeStatus.AVAILABLE);
             ids.add(bike.bikeId());
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(BikeRepository.toItem(bike)).build()).build());
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(BikeItems.toItem(bike)).build()).build());
             if (batch.size() == 25 || i == count - 1) {
                 writes.add(dynamo.batchWriteItem(BatchWriteItemRequest.builder()
                         .requestItems(java.util.Map.of(tables.bikes(), List.copyOf(batch))).build())

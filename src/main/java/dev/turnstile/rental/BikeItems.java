@@ -1,0 +1,106 @@
+package dev.turnstile.rental;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The bike item's codec: attribute names, item <-> {@link Bike}, and the conditions every bike write states. The
+ * repository, the lease writes and the transactions all write the same item, so they all go through here.
+ */
+final class BikeItems {
+
+    static final String KEY = "bikeId";
+
+    /** The optimistic lock: the write applies only to the version that was read ({@link #expecting}). */
+    static final String VERSION_MATCHES = "#version = :expected";
+    static final Map<String, String> VERSION_NAME = Map.of("#version", "version");
+    static final Map<String, String> VERSION_AND_STATUS_NAMES = Map.of("#version", "version", "#status", "status");
+    static final Map<String, String> STATUS_NAME = Map.of("#status", "status");
+
+    private BikeItems() {
+    }
+
+    /** {@code values} with {@code :expected}, the version {@link #VERSION_MATCHES} compares with. */
+    static Map<String, AttributeValue> expecting(Map<String, AttributeValue> values, long version) {
+        values.put(":expected", number(version));
+        return values;
+    }
+
+    /**
+     * The lease part of a write condition: no lease, an expired one, or the one {@code leaseToken} opens. With the
+     * version condition this is redundant for a write prepared on a read, but it states the rule where it holds.
+     */
+    static String unleased(Map<String, AttributeValue> values, String leaseToken, Instant now) {
+        values.put(":now", number(now.getEpochSecond()));
+        if (leaseToken == null) {
+            return "(attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt <= :now)";
+        }
+        values.put(":leaseToken", AttributeValue.fromS(leaseToken));
+        return "(attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt <= :now OR leaseToken = :leaseToken)";
+    }
+
+    static Map<String, AttributeValue> key(String bikeId) {
+        return Map.of(KEY, AttributeValue.fromS(bikeId));
+    }
+
+    static Map<String, AttributeValue> toItem(Bike bike) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(KEY, AttributeValue.fromS(bike.bikeId()));
+        item.put("station", AttributeValue.fromS(bike.station()));
+        item.put("status", AttributeValue.fromS(bike.status().name()));
+        item.put("ridesSinceService", number(bike.ridesSinceService()));
+        item.put("version", number(bike.version()));
+        if (bike.rentedBy() != null) {
+            item.put("rentedBy", AttributeValue.fromS(bike.rentedBy()));
+        }
+        if (bike.rentedAt() != null) {
+            item.put("rentedAt", AttributeValue.fromS(bike.rentedAt().toString()));
+        }
+        if (bike.note() != null) {
+            item.put("note", AttributeValue.fromS(bike.note()));
+        }
+        if (bike.generation() != null) {
+            item.put("generation", AttributeValue.fromS(bike.generation()));
+        }
+        if (bike.leaseToken() != null) {
+            item.put("leaseHolder", AttributeValue.fromS(bike.leaseHolder()));
+            item.put("leaseToken", AttributeValue.fromS(bike.leaseToken()));
+            item.put("leaseExpiresAt", number(bike.leaseExpiresAt().getEpochSecond()));
+        }
+        if (!bike.appliedKeys().isEmpty()) {
+            item.put("appliedKeys", AttributeValue.fromL(bike.appliedKeys().stream().map(AttributeValue::fromS).toList()));
+        }
+        return item;
+    }
+
+    static Bike fromItem(Map<String, AttributeValue> item) {
+        return new Bike(
+                item.get(KEY).s(),
+                item.get("station").s(),
+                BikeStatus.valueOf(item.get("status").s()),
+                Integer.parseInt(item.get("ridesSinceService").n()),
+                text(item, "rentedBy"),
+                item.containsKey("rentedAt") ? Instant.parse(item.get("rentedAt").s()) : null,
+                text(item, "note"),
+                Long.parseLong(item.get("version").n()),
+                // bikes written before generations existed all share generation 0
+                item.containsKey("generation") ? item.get("generation").s() : "0",
+                text(item, "leaseHolder"),
+                item.containsKey("leaseExpiresAt") ? Instant.ofEpochSecond(Long.parseLong(item.get("leaseExpiresAt").n())) : null,
+                text(item, "leaseToken"),
+                item.containsKey("appliedKeys") ? item.get("appliedKeys").l().stream().map(AttributeValue::s).toList() : List.of());
+    }
+
+    static AttributeValue number(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+
+    private static String text(Map<String, AttributeValue> item, String name) {
+        AttributeValue value = item.get(name);
+        return value == null ? null : value.s();
+    }
+}

@@ -1,0 +1,46 @@
+package dev.turnstile.rental;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * {@code turnstile.rental.*}; a value that does not convert fails the start, naming the property. The table names
+ * are {@link RentalTables} ({@code turnstile.rental.tables.*}), which deploy/ reads as well.
+ */
+@ConfigMapping(prefix = "turnstile.rental")
+public interface RentalConfig {
+
+    /** Rides after which a returned bike goes to maintenance and cannot be rented before a service. */
+    @WithDefault("30")
+    int ridesUntilService();
+
+    /** Rent/return through TransactWriteItems ({@link RentalTransactions}). */
+    @WithDefault("auto")
+    Transactions transactions();
+
+    Idempotency idempotency();
+
+    enum Transactions {
+        /** Ask the endpoint once whether it has TransactWriteItems (real DynamoDB does, dynalite does not). */
+        AUTO,
+        ON,
+        OFF
+    }
+
+    /** {@code turnstile.rental.idempotency.*}: how long keys are kept, and when an abandoned claim may be taken over. */
+    interface Idempotency {
+
+        /** How long a key's answer is replayed (the record's TTL). */
+        @WithDefault("24H")
+        Duration ttl();
+
+        /**
+         * How long an IN_PROGRESS record blocks its key. Must exceed the longest a request can run (every DynamoDB call
+         * within quarkus.dynamodb.api-call-timeout, a few attempts): after it, the owner is presumed dead.
+         */
+        @WithDefault("10S")
+        Duration inProgressExpiry();
+    }
+}
