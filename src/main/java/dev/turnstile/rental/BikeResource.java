@@ -31,11 +31,18 @@ import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.Keyed;
 import dev.turnstile.json.Identifier;
+import dev.turnstile.problem.Problem;
 import dev.turnstile.problem.ProblemException;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
@@ -43,7 +50,7 @@ import io.smallrye.mutiny.Uni;
 /**
  * The bike rental HTTP API. It maps HTTP to {@link RentalService} and back: validation (Bean Validation), entity
  * tags (JAX-RS precondition evaluation, strong tag = version), status codes and the idempotency headers; the
- * decisions are the service's.
+ * decisions are the service's. Every error is {@code application/problem+json} ({@link Problem}).
  */
 @Path("/bikes")
 @Produces(MediaType.APPLICATION_JSON)
@@ -64,6 +71,14 @@ public class BikeResource {
     }
 
     @POST
+    @APIResponse(responseCode = "201", description = "Created; Location and ETag name the new bike",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST or MALFORMED_JSON",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "BIKE_EXISTS: the stored bike is left as it was",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> create(@Valid @NotNull BikeRequests.NewBike body, @Context UriInfo uri) {
         return rentals.create(body.toBike())
                 .map(bike -> Response.created(uri.getAbsolutePathBuilder().path(bike.bikeId()).build())
@@ -72,6 +87,15 @@ public class BikeResource {
 
     @GET
     @Path("{bikeId}")
+    @APIResponse(responseCode = "200", description = "The bike, with its ETag",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
+    @APIResponse(responseCode = "304", description = "If-None-Match names the current ETag")
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> get(@PathParam("bikeId") @Identifier String bikeId, @Context Request request) {
         return rentals.get(bikeId).map(bike -> {
             Response.ResponseBuilder unchanged = request.evaluatePreconditions(tag(bike));
@@ -84,6 +108,12 @@ public class BikeResource {
      * page with a filter may hold fewer than {@code limit} bikes, even none, and still have a {@code next}.
      */
     @GET
+    @APIResponse(responseCode = "200", description = "A page of bikes; Link rel=next when there may be more",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StationPage.class)))
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST (station, status, limit or cursor)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> atStation(@QueryParam("station") @NotBlank @Identifier String station,
             @QueryParam("status") @Pattern(regexp = BikeRequests.STATUS, message = BikeRequests.STATUS_MESSAGE) String status,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(500) int limit,
@@ -119,8 +149,22 @@ public class BikeResource {
 
     @POST
     @Path("{bikeId}/rent")
+    @APIResponse(responseCode = "200", description = "Rented; with an Idempotency-Key a replay carries Idempotent-Replayed: true",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST (an Idempotency-Key with mode=condition too) or MALFORMED_JSON",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "NOT_AVAILABLE, SERVICE_DUE, LEASED, CUSTOMER_HAS_ACTIVE_RENTAL, "
+            + "VERSION_CONFLICT or IDEMPOTENCY_IN_PROGRESS (with Retry-After)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> rent(@PathParam("bikeId") @Identifier String bikeId,
-            @QueryParam(RentMode.PARAMETER) @DefaultValue("read-decide-write") RentMode mode,
+            @QueryParam(RentMode.PARAMETER) @DefaultValue("read-decide-write")
+            @Parameter(schema = @Schema(type = SchemaType.STRING, enumeration = { "condition", "read-decide-write" })) RentMode mode,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Rent body) {
@@ -139,6 +183,19 @@ public class BikeResource {
 
     @POST
     @Path("{bikeId}/return")
+    @APIResponse(responseCode = "200", description = "Returned; with an Idempotency-Key a replay carries Idempotent-Replayed: true",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST or MALFORMED_JSON",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "NOT_RENTED, WRONG_CUSTOMER, VERSION_CONFLICT or IDEMPOTENCY_IN_PROGRESS "
+            + "(with Retry-After)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> giveBack(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @Valid @NotNull BikeRequests.Return body) {
@@ -151,6 +208,19 @@ public class BikeResource {
     @POST
     @Path("{bikeId}/service")
     @Consumes(MediaType.WILDCARD)
+    @APIResponse(responseCode = "200", description = "Serviced; with an Idempotency-Key a replay carries Idempotent-Replayed: true",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "NOT_IN_MAINTENANCE, LEASED, VERSION_CONFLICT or IDEMPOTENCY_IN_PROGRESS "
+            + "(with Retry-After)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> service(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken) {
@@ -162,6 +232,20 @@ public class BikeResource {
 
     @PATCH
     @Path("{bikeId}")
+    @APIResponse(responseCode = "200", description = "The note is set; the new ETag",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST or MALFORMED_JSON",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "LEASED, or VERSION_CONFLICT when the current bike is not known",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "412", description = "STALE_VERSION, with the current bike as current",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "428", description = "PRECONDITION_REQUIRED: no If-Match",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> annotate(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Note body, @Context Request request) {
@@ -174,6 +258,19 @@ public class BikeResource {
 
     @DELETE
     @Path("{bikeId}")
+    @APIResponse(responseCode = "204", description = "Deleted, with its lease if it had one")
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "BIKE_RENTED, LEASED, or VERSION_CONFLICT when the current bike is not known",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "412", description = "STALE_VERSION, with the current bike as current",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "428", description = "PRECONDITION_REQUIRED: no If-Match",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> delete(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Context Request request) {
@@ -186,6 +283,16 @@ public class BikeResource {
 
     @POST
     @Path("{bikeId}/lease")
+    @APIResponse(responseCode = "201", description = "Leased: the token is the only way to use or release the lease early",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Lease.class)))
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST or MALFORMED_JSON",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "LEASED (with holder and expiresAt) or VERSION_CONFLICT",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> lease(@PathParam("bikeId") @Identifier String bikeId,
             @Valid @NotNull BikeRequests.LeaseTerms body) {
         return leases.acquire(bikeId, body.holder(), body.ttlSeconds())
@@ -194,6 +301,13 @@ public class BikeResource {
 
     @DELETE
     @Path("{bikeId}/lease")
+    @APIResponse(responseCode = "204", description = "Released")
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST (no Lease-Token)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "LEASE_NOT_HELD: wrong token or no lease; the lease stays",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> release(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(LEASE_TOKEN) @NotBlank @Size(max = 64) String leaseToken) {
         return leases.release(bikeId, leaseToken).map(released -> Response.noContent().build());
