@@ -14,9 +14,6 @@ import dev.turnstile.json.StorableText;
 /** The request bodies of {@link BikeResource}. Limits keep every item far below DynamoDB's 400 KB. */
 public final class BikeRequests {
 
-    static final String STATUS = "AVAILABLE|RENTED|MAINTENANCE";
-    static final String STATUS_MESSAGE = "must be AVAILABLE, RENTED or MAINTENANCE";
-
     private BikeRequests() {
     }
 

@@ -115,11 +115,11 @@ public class BikeResource {
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> atStation(@QueryParam("station") @NotBlank @Identifier String station,
-            @QueryParam("status") @Pattern(regexp = BikeRequests.STATUS, message = BikeRequests.STATUS_MESSAGE) String status,
+            @QueryParam("status") BikeStatus status,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(500) int limit,
             @QueryParam("cursor") @Size(max = 200) String cursor, @Context UriInfo uri) {
         Optional<String> after = Optional.ofNullable(cursor).map(BikeResource::afterBikeId);
-        return rentals.atStation(station, Optional.ofNullable(status).map(BikeStatus::valueOf), limit, after)
+        return rentals.atStation(station, Optional.ofNullable(status), limit, after)
                 .map(page -> {
                     Optional<String> next = page.lastBikeId().map(last -> ENCODER.encodeToString(
                             last.getBytes(StandardCharsets.UTF_8)));

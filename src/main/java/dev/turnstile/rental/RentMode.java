@@ -1,13 +1,6 @@
 package dev.turnstile.rental;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import dev.turnstile.problem.ProblemException;
-
-/** How {@code POST /bikes/{bikeId}/rent} writes: its {@code mode} query parameter. */
+/** How {@code POST /bikes/{bikeId}/rent} writes: its {@code mode} query parameter, read by {@link RentalParams}. */
 public enum RentMode {
     /** One UpdateItem whose condition is the whole rule: no read first, no retry, no Idempotency-Key. */
     CONDITION("condition"),
@@ -15,7 +8,6 @@ public enum RentMode {
     READ_DECIDE_WRITE("read-decide-write");
 
     static final String PARAMETER = "mode";
-    static final List<String> LABELS = Arrays.stream(values()).map(RentMode::label).toList();
 
     private final String label;
 
@@ -25,15 +17,5 @@ public enum RentMode {
 
     public String label() {
         return label;
-    }
-
-    static Optional<RentMode> named(String label) {
-        return Arrays.stream(values()).filter(mode -> mode.label.equals(label)).findFirst();
-    }
-
-    /** Any other value is the client's error: the answer names the parameter and the values it may take. */
-    static ProblemException unknown() {
-        return ProblemException.invalid(List.of(new ProblemException.FieldError(PARAMETER, "must be one of " + LABELS)),
-                Map.of("allowed", LABELS));
     }
 }

@@ -2,6 +2,10 @@ package dev.turnstile.rental;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.ext.ParamConverter;
@@ -12,32 +16,56 @@ import dev.turnstile.problem.ProblemException;
 import dev.turnstile.problem.ProblemMappers;
 
 /**
- * Reads {@link RentMode} from the query string. A converter's own exception would reach the client as a bare 404
- * (JAX-RS wraps it in NotFoundException), so the refusal leaves as a WebApplicationException that already holds the
- * problem answer, which JAX-RS sends as it is.
+ * Reads the rental API's enum parameters: {@code mode} ({@link RentMode}, by its label) and the listing's
+ * {@code status} ({@link BikeStatus}, by its name). Any other value is 400 INVALID_REQUEST naming the parameter and
+ * the values it may take. A converter's own exception would reach the client as a bare 404 (JAX-RS wraps it in
+ * NotFoundException), so the refusal leaves as a WebApplicationException that already holds the problem answer,
+ * which JAX-RS sends as it is.
  */
 @Provider
 public class RentalParams implements ParamConverterProvider {
 
-    private static final ParamConverter<RentMode> RENT_MODE = new ParamConverter<>() {
-        @Override
-        public RentMode fromString(String value) {
-            return RentMode.named(value).orElseThrow(() -> refusal(RentMode.unknown()));
-        }
-
-        @Override
-        public String toString(RentMode mode) {
-            return mode.label();
-        }
-    };
-
-    private static WebApplicationException refusal(ProblemException problem) {
-        return new WebApplicationException(problem, ProblemMappers.respond(problem.toProblem()));
-    }
+    private static final ParamConverter<RentMode> RENT_MODE = new Labelled<>(RentMode.PARAMETER, RentMode.values(), RentMode::label);
+    private static final ParamConverter<BikeStatus> BIKE_STATUS = new Labelled<>("status", BikeStatus.values(), BikeStatus::name);
 
     @Override
     @SuppressWarnings("unchecked")
     public <T> ParamConverter<T> getConverter(Class<T> rawType, Type genericType, Annotation[] annotations) {
-        return rawType == RentMode.class ? (ParamConverter<T>) RENT_MODE : null;
+        if (rawType == RentMode.class) {
+            return (ParamConverter<T>) RENT_MODE;
+        }
+        return rawType == BikeStatus.class ? (ParamConverter<T>) BIKE_STATUS : null;
+    }
+
+    private static final class Labelled<E extends Enum<E>> implements ParamConverter<E> {
+
+        private final String parameter;
+        private final E[] values;
+        private final Function<E, String> label;
+        private final List<String> labels;
+
+        Labelled(String parameter, E[] values, Function<E, String> label) {
+            this.parameter = parameter;
+            this.values = values;
+            this.label = label;
+            this.labels = Arrays.stream(values).map(label).toList();
+        }
+
+        @Override
+        public E fromString(String value) {
+            for (E candidate : values) {
+                if (label.apply(candidate).equals(value)) {
+                    return candidate;
+                }
+            }
+            ProblemException unknown = ProblemException.invalid(
+                    List.of(new ProblemException.FieldError(parameter, "must be one of " + labels)), Map.of("allowed", labels));
+            throw new WebApplicationException(unknown, ProblemMappers.respond(unknown.toProblem()));
+        }
+
+        @Override
+        public String toString(E value) {
+            return label.apply(value);
+        }
     }
 }

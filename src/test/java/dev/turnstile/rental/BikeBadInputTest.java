@@ -118,6 +118,15 @@ class BikeBadInputTest {
     }
 
     @Test
+    void anUnknownStatusFilterNamesTheParameterAndTheAllowedValues() {
+        given().queryParam("station", "harbour").queryParam("status", "available").get("/bikes")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("reason", is("INVALID_REQUEST"))
+                .body("errors[0].field", is("status"))
+                .body("allowed", contains("AVAILABLE", "RENTED", "MAINTENANCE"));
+    }
+
+    @Test
     void giveBack() {
         String path = "/bikes/" + bikeId + "/return";
         malformed(json("{\"customerId\":\"c-1\",\"station\"").post(path));
