@@ -3,7 +3,6 @@ package dev.turnstile.booking;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -75,7 +74,7 @@ public class BookingResource {
     @Path("flights/{flightId}/fares/{fareClass}/bookings")
     public Uni<Response> book(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
             @PathParam("fareClass") @Pattern(regexp = FARE_CLASS) String fareClass,
-            @QueryParam("strategy") @Size(min = 1, max = 32) String strategy,
+            @QueryParam("strategy") Strategy strategy,
             @HeaderParam(IDEMPOTENCY_KEY) @Pattern(regexp = KEY) String idempotencyKey,
             @NotNull @Valid BookingRequest booking) {
         BookingCommand command = new BookingCommand(flightId, fareClass, strategy, booking);

@@ -1,6 +1,5 @@
 package dev.turnstile.booking;
 
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -45,7 +44,6 @@ public class BookingService {
     private final BookingMetrics metrics;
     private final ObjectMapper json;
     private final Strategy defaultStrategy;
-    private final Set<Strategy> allowedStrategies;
 
     BookingService(InventoryRepository inventory, BookingRepository bookings, IdempotencyKeys keys,
             BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json,
@@ -64,11 +62,10 @@ public class BookingService {
                     + " is not in turnstile.booking.allowed-strategies " + Strategy.labels(allowedStrategies));
         }
         this.defaultStrategy = defaultStrategy;
-        this.allowedStrategies = EnumSet.copyOf(allowedStrategies);
     }
 
     /** A booking request: {@code strategy} null means the configured default. */
-    public record BookingCommand(String flightId, String fareClass, String strategy, BookingRequest request) {
+    public record BookingCommand(String flightId, String fareClass, Strategy strategy, BookingRequest request) {
     }
 
     /** A fare as shown, with its entity tag (changes with every booking, cancel and reset). */
@@ -319,7 +316,7 @@ public class BookingService {
     }
 
     private Strategy strategy(BookingCommand command) {
-        return command.strategy() == null ? defaultStrategy : Strategy.parse(command.strategy(), allowedStrategies);
+        return command.strategy() == null ? defaultStrategy : command.strategy();
     }
 
     @SuppressWarnings("unchecked")
