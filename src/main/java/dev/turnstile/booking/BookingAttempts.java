@@ -58,7 +58,7 @@ public class BookingAttempts {
      */
     @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(FullJitterBackoff.class)
-    public <T> Uni<T> inTransaction(Strategy strategy, String fare, AtomicInteger attempts,
+    public <T> Uni<T> inTransaction(Strategy strategy, FareKey fare, AtomicInteger attempts,
             BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
             metrics.attempt(strategy, attempts.getAndIncrement() > 0);
