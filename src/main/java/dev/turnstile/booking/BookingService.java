@@ -1,15 +1,12 @@
 package dev.turnstile.booking;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -45,10 +42,7 @@ public class BookingService {
     private final Strategy defaultStrategy;
 
     BookingService(BookingRepository bookings, ReadingTakes reading, AtomicTakes atomic, IdempotencyKeys keys,
-            BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json,
-            @ConfigProperty(name = "turnstile.booking.default-strategy", defaultValue = "optimistic") Strategy defaultStrategy,
-            @ConfigProperty(name = "turnstile.booking.allowed-strategies",
-                    defaultValue = "optimistic,pessimistic,nowait,atomic,serializable,sharded") Set<Strategy> allowedStrategies) {
+            BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json, BookingConfig config) {
         this.bookings = bookings;
         this.reading = reading;
         this.atomic = atomic;
@@ -56,12 +50,7 @@ public class BookingService {
         this.attempts = attempts;
         this.metrics = metrics;
         this.json = json;
-        if (!allowedStrategies.contains(defaultStrategy)) {
-            // A request naming no strategy would be refused for a choice it did not make: stop at startup instead.
-            throw new IllegalStateException("turnstile.booking.default-strategy=" + defaultStrategy.label()
-                    + " is not in turnstile.booking.allowed-strategies " + Strategy.labels(allowedStrategies));
-        }
-        this.defaultStrategy = defaultStrategy;
+        this.defaultStrategy = config.defaultStrategy();
     }
 
     /** A booking request: {@code strategy} null means the configured default. */

@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import jakarta.inject.Inject;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -28,13 +28,16 @@ import io.smallrye.mutiny.subscription.UniEmitter;
 public class FareGates {
 
     private final int perFare;
-    private final BoundedPool.Limits limits;
+    private final BookingConfig.Pool limits;
     private final long retryAfterSeconds;
     private final Map<FareKey, Gate> gates = new ConcurrentHashMap<>();
 
-    FareGates(@ConfigProperty(name = "turnstile.booking.transactions-per-fare", defaultValue = "1") int perFare,
-            BoundedPool.Limits limits,
-            @ConfigProperty(name = "turnstile.booking.busy-retry-after-seconds", defaultValue = "1") long retryAfterSeconds) {
+    @Inject
+    FareGates(BookingConfig config) {
+        this(config.transactionsPerFare(), config.pool(), config.busyRetryAfterSeconds());
+    }
+
+    FareGates(int perFare, BookingConfig.Pool limits, long retryAfterSeconds) {
         this.perFare = perFare;
         this.limits = limits;
         this.retryAfterSeconds = retryAfterSeconds;

@@ -2,17 +2,13 @@ package dev.turnstile.booking;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 import jakarta.ws.rs.ext.ParamConverter;
 import jakarta.ws.rs.ext.ParamConverterProvider;
 import jakarta.ws.rs.ext.Provider;
-
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.turnstile.problem.ProblemException;
 
@@ -24,7 +20,7 @@ import dev.turnstile.problem.ProblemException;
 @Provider
 public class StrategyParam implements ParamConverterProvider {
 
-    private final Set<Strategy> allowed;
+    private final AllowedStrategies allowed;
     private final ParamConverter<Strategy> converter = new ParamConverter<>() {
         @Override
         public Strategy fromString(String value) {
@@ -37,9 +33,8 @@ public class StrategyParam implements ParamConverterProvider {
         }
     };
 
-    StrategyParam(@ConfigProperty(name = "turnstile.booking.allowed-strategies",
-            defaultValue = "optimistic,pessimistic,nowait,atomic,serializable,sharded") Set<Strategy> allowed) {
-        this.allowed = EnumSet.copyOf(allowed);
+    StrategyParam(AllowedStrategies allowed) {
+        this.allowed = allowed;
     }
 
     @Override
@@ -50,12 +45,12 @@ public class StrategyParam implements ParamConverterProvider {
 
     private Strategy parse(String value) {
         String label = value.trim().toLowerCase(Locale.ROOT);
-        for (Strategy strategy : allowed) {
+        for (Strategy strategy : allowed.set()) {
             if (strategy.label().equals(label)) {
                 return strategy;
             }
         }
-        List<String> labels = Strategy.labels(allowed);
+        List<String> labels = Strategy.labels(allowed.set());
         throw ProblemException.invalid(List.of(new ProblemException.FieldError("strategy", "must be one of " + labels)),
                 Map.of("allowed", labels));
     }

@@ -2,8 +2,6 @@ package dev.turnstile.idempotency;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
@@ -27,11 +25,10 @@ public class ExpiredKeyCleaner {
     private final Counter batches;
     private final Counter forgotten;
 
-    ExpiredKeyCleaner(KeyHolder holder, IdempotencyKeys keys, MeterRegistry registry,
-            @ConfigProperty(name = "turnstile.idempotency.cleanup.batch-size", defaultValue = "1000") int batchSize) {
+    ExpiredKeyCleaner(KeyHolder holder, IdempotencyKeys keys, MeterRegistry registry, IdempotencyConfig config) {
         this.holder = holder;
         this.keys = keys;
-        this.batchSize = batchSize;
+        this.batchSize = config.cleanup().batchSize();
         this.batches = Counter.builder("turnstile.idempotency.cleanup.batches")
                 .description("Statements run by the expired-idempotency-key sweeper, each deleting at most batch-size keys")
                 .register(registry);

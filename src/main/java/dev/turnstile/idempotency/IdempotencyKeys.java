@@ -1,10 +1,6 @@
 package dev.turnstile.idempotency;
 
-import java.time.Duration;
-
 import jakarta.enterprise.context.ApplicationScoped;
-
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
@@ -57,8 +53,8 @@ public class IdempotencyKeys {
      */
     private final String forgetExpired;
 
-    IdempotencyKeys(KeyHolder holder, @ConfigProperty(name = "turnstile.idempotency.ttl", defaultValue = "24H") Duration ttl) {
-        this.ttlMillis = ttl.toMillis();
+    IdempotencyKeys(KeyHolder holder, IdempotencyConfig config) {
+        this.ttlMillis = config.ttl().toMillis();
         String table = holder.table();
         String column = holder.keyColumn();
         this.release = "UPDATE " + table + " SET " + column + " = NULL WHERE " + column + " = $1";

@@ -24,7 +24,7 @@ class FareGatesTest {
     private static final FareKey FARE = new FareKey("F", "Y");
 
     private static FareGates gates(int perFare, int maxWaitQueue, Duration acquireTimeout) {
-        return new FareGates(perFare, new BoundedPool.Limits() {
+        return new FareGates(perFare, new BookingConfig.Pool() {
             @Override
             public int maxWaitQueue() {
                 return maxWaitQueue;
