@@ -21,6 +21,7 @@ import dev.turnstile.booking.BookingService.BookingCommand;
 import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.Keyed;
 import dev.turnstile.idempotency.StoredAnswer;
+import dev.turnstile.json.Identifier;
 import dev.turnstile.problem.Problem;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
@@ -41,7 +42,7 @@ public class BookingResource {
 
     @POST
     @Path("flights/{flightId}/fares/{fareClass}/bookings")
-    public Uni<Response> book(@PathParam("flightId") @Pattern(regexp = FareResource.FLIGHT_ID) String flightId,
+    public Uni<Response> book(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
             @QueryParam("strategy") Strategy strategy,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey,

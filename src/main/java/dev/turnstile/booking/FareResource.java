@@ -15,6 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
+import dev.turnstile.json.Identifier;
 import io.smallrye.mutiny.Uni;
 
 /** HTTP for fare administration; the rules live in {@link FareService}. */
@@ -22,8 +23,6 @@ import io.smallrye.mutiny.Uni;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class FareResource {
-
-    static final String FLIGHT_ID = "[A-Za-z0-9][A-Za-z0-9._-]{0,63}";
 
     private final FareService service;
 
@@ -33,7 +32,7 @@ public class FareResource {
 
     @PUT
     @Path("flights/{flightId}/fares/{fareClass}")
-    public Uni<Response> put(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
+    public Uni<Response> put(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
             @NotNull @Valid FareRequest fare) {
         FareKey key = new FareKey(flightId, fareClass);
@@ -44,7 +43,7 @@ public class FareResource {
 
     @GET
     @Path("flights/{flightId}/fares/{fareClass}")
-    public Uni<Response> fare(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
+    public Uni<Response> fare(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass, @Context Request request) {
         return service.view(new FareKey(flightId, fareClass)).map(snapshot -> {
             EntityTag tag = new EntityTag(snapshot.entityTag());
@@ -55,7 +54,7 @@ public class FareResource {
 
     @GET
     @Path("flights/{flightId}/fares/{fareClass}/audit")
-    public Uni<AuditView> audit(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
+    public Uni<AuditView> audit(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass) {
         return service.audit(new FareKey(flightId, fareClass));
     }
