@@ -17,6 +17,14 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import dev.turnstile.booking.BookingService.BookingCommand;
 import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.Keyed;
@@ -27,6 +35,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 
 /** HTTP for bookings; the rules live in {@link BookingService}. */
+@Tag(name = "Bookings")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -42,9 +51,24 @@ public class BookingResource {
 
     @POST
     @Path("flights/{flightId}/fares/{fareClass}/bookings")
+    @APIResponse(responseCode = "201", description = "Booked", headers = @Header(name = "Idempotent-Replayed", description = "true on an answer replayed under an Idempotency-Key", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
+    @APIResponse(responseCode = "400", description = "Invalid path, body or Idempotency-Key, or a strategy that is unknown or not allowed (errors[] names strategy, allowed lists the values)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "FARE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "SOLD_OUT, ELITE_RESERVE, ALREADY_BOOKED (names the bookingId) or CONTENTION (retries ran out)",
+            headers = @Header(name = "Idempotent-Replayed", description = "true on an answer replayed under an Idempotency-Key", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "BUSY (the fare is locked, or too many bookings wait), TIMEOUT or STORE_UNAVAILABLE: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> book(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
-            @QueryParam("strategy") Strategy strategy,
+            @QueryParam("strategy") @Parameter(description = "How the seat is taken (docs/booking.md); default: turnstile.booking.default-strategy",
+                    schema = @Schema(type = SchemaType.STRING, enumeration = { "optimistic", "pessimistic", "nowait", "atomic",
+                            "serializable", "sharded" })) Strategy strategy,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey,
             @NotNull @Valid BookingRequest booking) {
         BookingCommand command = new BookingCommand(new FareKey(flightId, fareClass), strategy, booking.passengerId(),
@@ -57,12 +81,30 @@ public class BookingResource {
 
     @GET
     @Path("bookings/{bookingId}")
+    @APIResponse(responseCode = "200", description = "The booking, with its ticket status",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
+    @APIResponse(responseCode = "400", description = "bookingId is not a UUID",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<BookingView> booking(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId) {
         return service.booking(UUID.fromString(bookingId));
     }
 
     @DELETE
     @Path("bookings/{bookingId}")
+    @APIResponse(responseCode = "204", description = "Cancelled, the seat given back (also when it was cancelled already)",
+            headers = @Header(name = "Idempotent-Replayed", description = "true on an answer replayed under an Idempotency-Key", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "bookingId is not a UUID, or a bad Idempotency-Key",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, BUSY or TIMEOUT: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> cancel(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey) {
         if (idempotencyKey == null) {
