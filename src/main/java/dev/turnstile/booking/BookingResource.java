@@ -51,24 +51,31 @@ public class BookingResource {
 
     @POST
     @Path("flights/{flightId}/fares/{fareClass}/bookings")
-    @APIResponse(responseCode = "201", description = "Booked", headers = @Header(name = "Idempotent-Replayed", description = "true on an answer replayed under an Idempotency-Key", schema = @Schema(type = SchemaType.STRING)),
+    @APIResponse(responseCode = "201", description = "Booked",
+            headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
+                    schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
-    @APIResponse(responseCode = "400", description = "Invalid path, body or Idempotency-Key, or a strategy that is unknown or not allowed (errors[] names strategy, allowed lists the values)",
+    @APIResponse(responseCode = "400", description = "Invalid path, body or Idempotency-Key, or a strategy that is unknown or not "
+            + "allowed (errors[] names strategy, allowed lists the values)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "FARE_NOT_FOUND",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = "SOLD_OUT, ELITE_RESERVE, ALREADY_BOOKED (names the bookingId) or CONTENTION (retries ran out)",
-            headers = @Header(name = "Idempotent-Replayed", description = "true on an answer replayed under an Idempotency-Key", schema = @Schema(type = SchemaType.STRING)),
+    @APIResponse(responseCode = "409", description = "SOLD_OUT, ELITE_RESERVE, ALREADY_BOOKED (names the bookingId) or CONTENTION "
+            + "(retries ran out)",
+            headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
+                    schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = "BUSY (the fare is locked, or too many bookings wait), TIMEOUT or STORE_UNAVAILABLE: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+    @APIResponse(responseCode = "503", description = "BUSY (the fare is locked, or too many bookings wait), TIMEOUT or "
+            + "STORE_UNAVAILABLE: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> book(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
-            @QueryParam("strategy") @Parameter(description = "How the seat is taken (docs/booking.md); default: turnstile.booking.default-strategy",
-                    schema = @Schema(type = SchemaType.STRING, enumeration = { "optimistic", "pessimistic", "nowait", "atomic",
-                            "serializable", "sharded" })) Strategy strategy,
+            @QueryParam("strategy") @Parameter(description = "How the seat is taken (docs/booking.md); none: the default",
+                    schema = @Schema(type = SchemaType.STRING, enumeration = { "optimistic", "pessimistic", "nowait",
+                            "atomic", "serializable", "sharded" })) Strategy strategy,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey,
             @NotNull @Valid BookingRequest booking) {
         BookingCommand command = new BookingCommand(new FareKey(flightId, fareClass), strategy, booking.passengerId(),
@@ -87,7 +94,8 @@ public class BookingResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<BookingView> booking(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId) {
         return service.booking(UUID.fromString(bookingId));
@@ -96,14 +104,16 @@ public class BookingResource {
     @DELETE
     @Path("bookings/{bookingId}")
     @APIResponse(responseCode = "204", description = "Cancelled, the seat given back (also when it was cancelled already)",
-            headers = @Header(name = "Idempotent-Replayed", description = "true on an answer replayed under an Idempotency-Key", schema = @Schema(type = SchemaType.STRING)))
+            headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
+                    schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", description = "bookingId is not a UUID, or a bad Idempotency-Key",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, BUSY or TIMEOUT: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, BUSY or TIMEOUT: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> cancel(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey) {
@@ -119,7 +129,8 @@ public class BookingResource {
      */
     private static Response answer(Keyed<StoredAnswer> keyed, int done) {
         boolean replayed = keyed instanceof Keyed.Replay;
-        StoredAnswer answer = replayed ? ((Keyed.Replay<StoredAnswer>) keyed).stored() : ((Keyed.Fresh<StoredAnswer>) keyed).value();
+        StoredAnswer answer = replayed ? ((Keyed.Replay<StoredAnswer>) keyed).stored()
+                : ((Keyed.Fresh<StoredAnswer>) keyed).value();
         Response.ResponseBuilder response;
         if (answer.refused()) {
             response = Response.status(new JsonObject(answer.body()).getInteger("status")).type(Problem.MEDIA_TYPE)

@@ -40,15 +40,20 @@ public class FareResource {
     }
 
     @PUT
-    @APIResponse(responseCode = "201", description = "The fare was created", headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset", schema = @Schema(type = SchemaType.STRING)),
+    @APIResponse(responseCode = "201", description = "The fare was created",
+            headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
+                    schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = FareView.class)))
-    @APIResponse(responseCode = "200", description = "The fare was reset to the new capacity, keeping its confirmed bookings", headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset", schema = @Schema(type = SchemaType.STRING)),
+    @APIResponse(responseCode = "200", description = "The fare was reset to the new capacity, keeping its confirmed bookings",
+            headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
+                    schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = FareView.class)))
     @APIResponse(responseCode = "400", description = "Invalid path, query, header or body; errors[] names each field",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "SEATS_BELOW_BOOKED: fewer seats than confirmed bookings",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @Path("flights/{flightId}/fares/{fareClass}")
     public Uni<Response> put(@PathParam("flightId") @Identifier String flightId,
@@ -62,14 +67,17 @@ public class FareResource {
 
     @GET
     @Path("flights/{flightId}/fares/{fareClass}")
-    @APIResponse(responseCode = "200", description = "The fare", headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset", schema = @Schema(type = SchemaType.STRING)),
+    @APIResponse(responseCode = "200", description = "The fare",
+            headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
+                    schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = FareView.class)))
     @APIResponse(responseCode = "304", description = "If-None-Match names the current ETag")
     @APIResponse(responseCode = "400", description = "Invalid path, query, header or body; errors[] names each field",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "FARE_NOT_FOUND",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> fare(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass, @Context Request request) {
@@ -88,7 +96,8 @@ public class FareResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "FARE_NOT_FOUND",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After", headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<AuditView> audit(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass) {
