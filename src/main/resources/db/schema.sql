@@ -65,3 +65,9 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
     expires_at    timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
+
+-- issue 10 (booking/idempotency):
+-- An answer kept under a key is done or refused (a refusal's problem document carries its own status); no HTTP
+-- status is stored any more. status_code stays for the keys stored before this column, read as status_code >= 400
+-- until they expire (turnstile.idempotency.ttl), and may be dropped after that.
+ALTER TABLE idempotency_keys ADD COLUMN IF NOT EXISTS refused boolean;

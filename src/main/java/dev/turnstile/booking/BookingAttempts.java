@@ -8,7 +8,6 @@ import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.Retry;
 
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
@@ -43,11 +42,11 @@ public class BookingAttempts {
     private final long retryAfterSeconds;
 
     BookingAttempts(BoundedTransactions transactions, FareGates gates, BookingMetrics metrics,
-            @ConfigProperty(name = "turnstile.booking.busy-retry-after-seconds", defaultValue = "1") long retryAfterSeconds) {
+            BookingConfig config) {
         this.transactions = transactions;
         this.gates = gates;
         this.metrics = metrics;
-        this.retryAfterSeconds = retryAfterSeconds;
+        this.retryAfterSeconds = config.busyRetryAfterSeconds();
     }
 
     /**
@@ -58,7 +57,7 @@ public class BookingAttempts {
      */
     @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(FullJitterBackoff.class)
-    public <T> Uni<T> inTransaction(Strategy strategy, String fare, AtomicInteger attempts,
+    public <T> Uni<T> inTransaction(Strategy strategy, FareKey fare, AtomicInteger attempts,
             BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
             metrics.attempt(strategy, attempts.getAndIncrement() > 0);

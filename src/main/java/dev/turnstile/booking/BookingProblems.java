@@ -51,12 +51,12 @@ public final class BookingProblems {
                 Map.of("bookingId", existing.toString()));
     }
 
-    static ProblemException fareNotFound(String flightId, String fareClass) {
+    static ProblemException fareNotFound(FareKey fare) {
         return new ProblemException(404, "FARE_NOT_FOUND", "Fare not found",
-                "Flight " + flightId + " has no fare class " + fareClass + ".");
+                "Flight " + fare.flightId() + " has no fare class " + fare.fareClass() + ".");
     }
 
-    static ProblemException bookingNotFound(String bookingId) {
+    static ProblemException bookingNotFound(java.util.UUID bookingId) {
         return new ProblemException(404, "BOOKING_NOT_FOUND", "Booking not found", "There is no booking " + bookingId + ".");
     }
 
@@ -68,10 +68,6 @@ public final class BookingProblems {
     static ProblemException seatsBelowBooked(long booked) {
         return new ProblemException(409, "SEATS_BELOW_BOOKED", "Fewer seats than bookings",
                 "The fare has " + booked + " confirmed bookings; seats cannot be set below that.", Map.of("booked", booked));
-    }
-
-    static ProblemException eliteReserveAboveSeats() {
-        return ProblemException.invalid("eliteReserve", "must not exceed seats");
     }
 
     static Busy lockNotAvailable(long retryAfterSeconds) {

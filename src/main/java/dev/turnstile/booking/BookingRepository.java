@@ -11,7 +11,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * SQL on {@code bookings}: taking a seat (decrement and insert in one statement, so the lock on the inventory row is
- * held for one round trip less), cancelling, reading, and claiming the ticket queue.
+ * held for one round trip less), cancelling, reading, and claiming the ticket queue. The key a booking was made under
+ * is given up by the idempotency floor ({@link BookingKeys}).
  */
 @ApplicationScoped
 public class BookingRepository {
@@ -87,20 +88,6 @@ public class BookingRepository {
             RETURNING id""";
     private static final String COUNT_CONFIRMED = """
             SELECT count(*) AS confirmed FROM bookings WHERE flight_id = $1 AND fare_class = $2 AND status = 'CONFIRMED'""";
-    /** An expired idempotency key may be used again: the booking made under it keeps its data but gives up the key. */
-    private static final String RELEASE_KEY = "UPDATE bookings SET idempotency_key = NULL WHERE idempotency_key = $1";
-    /**
-     * One bounded batch of the sweep. SKIP LOCKED: a key a claim is taking over right now, or one a concurrent sweep
-     * holds, is left for later instead of waited for. ORDER BY expires_at takes the batch off the expiry index, oldest
-     * first: a bare LIMIT may pick a sequential scan that reads past the rows every earlier batch deleted.
-     */
-    private static final String FORGET_EXPIRED_KEYS = """
-            WITH expired AS (
-                SELECT key FROM idempotency_keys WHERE expires_at <= now() ORDER BY expires_at LIMIT $1
-                FOR UPDATE SKIP LOCKED),
-            gone AS (DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM expired) RETURNING key),
-            freed AS (UPDATE bookings SET idempotency_key = NULL WHERE idempotency_key IN (SELECT key FROM gone))
-            SELECT count(*) FROM gone""";
     /**
      * SKIP LOCKED: concurrent workers (in this JVM or another instance) each get different rows and never wait for
      * one another. The ticket number comes from a sequence, so nothing external runs while the rows are locked.
@@ -125,25 +112,25 @@ public class BookingRepository {
     }
 
     /** The booking a cancel targets, locked, with its fare's current shard count; null when there is none. */
-    public record CancelTarget(String flightId, String fareClass, int shard, String status, int shards) {
+    public record CancelTarget(FareKey fare, int shard, String status, int shards) {
     }
 
     /** Takes a seat on a shard the caller has locked (or reads under SERIALIZABLE). */
-    public Uni<Taken> takeLockedSeat(SqlClient client, String flightId, String fareClass, int shard, Passenger passenger) {
-        return take(client, TAKE_LOCKED_SEAT, Tuple.from(new Object[] { flightId, fareClass, shard,
+    public Uni<Taken> takeLockedSeat(SqlClient client, FareKey fare, int shard, Passenger passenger) {
+        return take(client, TAKE_LOCKED_SEAT, Tuple.from(new Object[] { fare.flightId(), fare.fareClass(), shard,
                 passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash() }));
     }
 
     /** Takes a seat only if the shard row still has {@code version}. */
-    public Uni<Taken> takeSeatAtVersion(SqlClient client, String flightId, String fareClass, int shard, long version,
+    public Uni<Taken> takeSeatAtVersion(SqlClient client, FareKey fare, int shard, long version,
             Passenger passenger) {
-        return take(client, TAKE_SEAT_AT_VERSION, Tuple.from(new Object[] { flightId, fareClass, shard,
+        return take(client, TAKE_SEAT_AT_VERSION, Tuple.from(new Object[] { fare.flightId(), fare.fareClass(), shard,
                 passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash(), version }));
     }
 
     /** Takes a seat on shard {@code shard % shards} if the rule allows it, without any read. */
-    public Uni<Taken> takeSeatAtomically(SqlClient client, String flightId, String fareClass, int shard, Passenger passenger) {
-        return take(client, TAKE_SEAT_ATOMICALLY, Tuple.from(new Object[] { flightId, fareClass, shard,
+    public Uni<Taken> takeSeatAtomically(SqlClient client, FareKey fare, int shard, Passenger passenger) {
+        return take(client, TAKE_SEAT_ATOMICALLY, Tuple.from(new Object[] { fare.flightId(), fare.fareClass(), shard,
                 passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash() }));
     }
 
@@ -165,30 +152,20 @@ public class BookingRepository {
                 return null;
             }
             Row row = rows.iterator().next();
-            return new CancelTarget(row.getString("flight_id"), row.getString("fare_class"), row.getInteger("shard"),
+            return new CancelTarget(new FareKey(row.getString("flight_id"), row.getString("fare_class")), row.getInteger("shard"),
                     row.getString("status"), row.getInteger("shards"));
         });
     }
 
     /** Cancels the locked, confirmed booking and returns its seat to {@code shard}; false when no seat went back. */
     public Uni<Boolean> cancel(SqlClient client, UUID bookingId, CancelTarget target, int shard) {
-        return client.preparedQuery(CANCEL).execute(Tuple.of(bookingId, target.flightId(), target.fareClass(), shard))
+        return client.preparedQuery(CANCEL).execute(Tuple.of(bookingId, target.fare().flightId(), target.fare().fareClass(), shard))
                 .map(rows -> rows.size() > 0);
     }
 
-    public Uni<Long> countConfirmed(SqlClient client, String flightId, String fareClass) {
-        return client.preparedQuery(COUNT_CONFIRMED).execute(Tuple.of(flightId, fareClass))
+    public Uni<Long> countConfirmed(SqlClient client, FareKey fare) {
+        return client.preparedQuery(COUNT_CONFIRMED).execute(Tuple.of(fare.flightId(), fare.fareClass()))
                 .map(rows -> rows.iterator().next().getLong("confirmed"));
-    }
-
-    public Uni<Void> releaseKey(SqlClient client, String idempotencyKey) {
-        return client.preparedQuery(RELEASE_KEY).execute(Tuple.of(idempotencyKey)).replaceWithVoid();
-    }
-
-    /** Deletes at most {@code batch} expired keys in one statement and frees them on their bookings; returns how many. */
-    public Uni<Integer> forgetExpiredKeys(SqlClient client, int batch) {
-        return client.preparedQuery(FORGET_EXPIRED_KEYS).execute(Tuple.of(batch))
-                .map(rows -> rows.iterator().next().getInteger(0));
     }
 
     /** Issues tickets to at most {@code batch} pending bookings in one short transaction; returns how many. */

@@ -1,12 +1,11 @@
 package dev.turnstile.booking;
 
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.Size;
+import jakarta.validation.constraints.NotNull;
 
-import dev.turnstile.json.StorableText;
+import dev.turnstile.json.Identifier;
 
 /** Body of {@code POST /flights/{flightId}/fares/{fareClass}/bookings}. */
-public record BookingRequest(@NotBlank @Size(max = 64) @StorableText String passengerId, Boolean elite) {
+public record BookingRequest(@NotNull @Identifier String passengerId, Boolean elite) {
 
     public boolean isElite() {
         return Boolean.TRUE.equals(elite);

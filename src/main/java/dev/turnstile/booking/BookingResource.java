@@ -1,41 +1,47 @@
 package dev.turnstile.booking;
 
+import java.util.UUID;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import dev.turnstile.booking.BookingService.BookingCommand;
-import dev.turnstile.idempotency.StoredResponse;
+import dev.turnstile.idempotency.Idempotency;
+import dev.turnstile.idempotency.Keyed;
+import dev.turnstile.idempotency.StoredAnswer;
+import dev.turnstile.json.Identifier;
 import dev.turnstile.problem.Problem;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
 
-/** HTTP for fares and bookings; every rule lives in {@link BookingService}. */
+/** HTTP for bookings; the rules live in {@link BookingService}. */
+@Tag(name = "Bookings")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class BookingResource {
 
-    static final String FLIGHT_ID = "[A-Za-z0-9][A-Za-z0-9._-]{0,63}";
-    static final String FARE_CLASS = "[A-Za-z0-9]{1,8}";
-    static final String UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
-    static final String KEY = "[\\x21-\\x7E]{1,255}";
-    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final String BOOKING_ID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
     private final BookingService service;
 
@@ -43,70 +49,97 @@ public class BookingResource {
         this.service = service;
     }
 
-    @PUT
-    @Path("flights/{flightId}/fares/{fareClass}")
-    public Uni<Response> putFare(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
-            @PathParam("fareClass") @Pattern(regexp = FARE_CLASS) String fareClass,
-            @NotNull @Valid FareRequest fare) {
-        return service.putFare(flightId, fareClass, fare).chain(created -> service.fare(flightId, fareClass)
-                .map(snapshot -> Response.status(created ? 201 : 200).entity(snapshot.view())
-                        .tag(new EntityTag(snapshot.entityTag())).build()));
-    }
-
-    @GET
-    @Path("flights/{flightId}/fares/{fareClass}")
-    public Uni<Response> fare(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
-            @PathParam("fareClass") @Pattern(regexp = FARE_CLASS) String fareClass, @Context Request request) {
-        return service.fare(flightId, fareClass).map(snapshot -> {
-            EntityTag tag = new EntityTag(snapshot.entityTag());
-            Response.ResponseBuilder unchanged = request.evaluatePreconditions(tag);
-            return (unchanged != null ? unchanged : Response.ok(snapshot.view()).tag(tag)).build();
-        });
-    }
-
-    @GET
-    @Path("flights/{flightId}/fares/{fareClass}/audit")
-    public Uni<AuditView> audit(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
-            @PathParam("fareClass") @Pattern(regexp = FARE_CLASS) String fareClass) {
-        return service.audit(flightId, fareClass);
-    }
-
     @POST
     @Path("flights/{flightId}/fares/{fareClass}/bookings")
-    public Uni<Response> book(@PathParam("flightId") @Pattern(regexp = FLIGHT_ID) String flightId,
-            @PathParam("fareClass") @Pattern(regexp = FARE_CLASS) String fareClass,
-            @QueryParam("strategy") @Size(min = 1, max = 32) String strategy,
-            @HeaderParam(IDEMPOTENCY_KEY) @Pattern(regexp = KEY) String idempotencyKey,
+    @APIResponse(responseCode = "201", description = "Booked",
+            headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
+                    schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
+    @APIResponse(responseCode = "400", description = "Invalid path, body or Idempotency-Key, or a strategy that is unknown or not "
+            + "allowed (errors[] names strategy, allowed lists the values)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "FARE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "SOLD_OUT, ELITE_RESERVE, ALREADY_BOOKED (names the bookingId) or CONTENTION "
+            + "(retries ran out)",
+            headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
+                    schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "BUSY (the fare is locked, or too many bookings wait), TIMEOUT or "
+            + "STORE_UNAVAILABLE: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Response> book(@PathParam("flightId") @Identifier String flightId,
+            @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
+            @QueryParam("strategy") @Parameter(description = "How the seat is taken (docs/booking.md); none: the default",
+                    schema = @Schema(type = SchemaType.STRING, enumeration = { "optimistic", "pessimistic", "nowait",
+                            "atomic", "serializable", "sharded" })) Strategy strategy,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey,
             @NotNull @Valid BookingRequest booking) {
-        BookingCommand command = new BookingCommand(flightId, fareClass, strategy, booking);
+        BookingCommand command = new BookingCommand(new FareKey(flightId, fareClass), strategy, booking.passengerId(),
+                booking.isElite());
         if (idempotencyKey == null) {
             return service.book(command).map(view -> Response.status(201).entity(view).build());
         }
-        return service.book(command, idempotencyKey).map(BookingResource::replay);
+        return service.book(command, idempotencyKey).map(keyed -> answer(keyed, 201));
     }
 
     @GET
     @Path("bookings/{bookingId}")
-    public Uni<BookingView> booking(@PathParam("bookingId") @Pattern(regexp = UUID) String bookingId) {
-        return service.booking(bookingId);
+    @APIResponse(responseCode = "200", description = "The booking, with its ticket status",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
+    @APIResponse(responseCode = "400", description = "bookingId is not a UUID",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<BookingView> booking(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId) {
+        return service.booking(UUID.fromString(bookingId));
     }
 
     @DELETE
     @Path("bookings/{bookingId}")
-    public Uni<Response> cancel(@PathParam("bookingId") @Pattern(regexp = UUID) String bookingId,
-            @HeaderParam(IDEMPOTENCY_KEY) @Pattern(regexp = KEY) String idempotencyKey) {
+    @APIResponse(responseCode = "204", description = "Cancelled, the seat given back (also when it was cancelled already)",
+            headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
+                    schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "bookingId is not a UUID, or a bad Idempotency-Key",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, BUSY or TIMEOUT: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Response> cancel(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey) {
         if (idempotencyKey == null) {
-            return service.cancel(bookingId).map(done -> Response.noContent().build());
+            return service.cancel(UUID.fromString(bookingId)).map(done -> Response.noContent().build());
         }
-        return service.cancel(bookingId, idempotencyKey).map(BookingResource::replay);
+        return service.cancel(UUID.fromString(bookingId), idempotencyKey).map(keyed -> answer(keyed, 204));
     }
 
-    /** The stored answer as it was first given: same status, same bytes. */
-    private static Response replay(StoredResponse stored) {
-        if (stored.body() == null) {
-            return Response.status(stored.status()).build();
+    /**
+     * An answer under a key, first given or replayed: the stored bytes, with the operation's own status when it was
+     * done ({@code done}) or the status its problem document carries when it was refused.
+     */
+    private static Response answer(Keyed<StoredAnswer> keyed, int done) {
+        boolean replayed = keyed instanceof Keyed.Replay;
+        StoredAnswer answer = replayed ? ((Keyed.Replay<StoredAnswer>) keyed).stored()
+                : ((Keyed.Fresh<StoredAnswer>) keyed).value();
+        Response.ResponseBuilder response;
+        if (answer.refused()) {
+            response = Response.status(new JsonObject(answer.body()).getInteger("status")).type(Problem.MEDIA_TYPE)
+                    .entity(answer.body());
+        } else if (answer.body() == null) {
+            response = Response.status(done);
+        } else {
+            response = Response.status(done).type(MediaType.APPLICATION_JSON).entity(answer.body());
         }
-        String type = stored.status() >= 400 ? Problem.MEDIA_TYPE : MediaType.APPLICATION_JSON;
-        return Response.status(stored.status()).type(type).entity(stored.body()).build();
+        return (replayed ? response.header(Idempotency.REPLAYED_HEADER, "true") : response).build();
     }
 }

@@ -1,14 +1,11 @@
 package dev.turnstile.booking;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Singleton;
 
 import io.quarkus.reactive.pg.client.PgPoolCreator;
-import io.smallrye.config.ConfigMapping;
-import io.smallrye.config.WithDefault;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
@@ -24,26 +21,10 @@ import io.vertx.sqlclient.SqlConnectOptions;
 @Singleton
 public class BoundedPool implements PgPoolCreator {
 
-    /** {@code turnstile.booking.pool.*} */
-    @ConfigMapping(prefix = "turnstile.booking.pool")
-    public interface Limits {
-        /**
-         * Requests that may wait for a connection; more are refused with 503 BUSY. 1000 because 20 connections drain
-         * that many waiters within the acquire timeout at the measured ~850 bookings/s, so a burst of a few hundred
-         * requests per pod queues instead of being shed, while a stalled database still sheds load.
-         */
-        @WithDefault("1000")
-        int maxWaitQueue();
+    private final BookingConfig.Pool limits;
 
-        /** How long a request waits for a connection before 503 STORE_UNAVAILABLE. */
-        @WithDefault("5s")
-        Duration acquireTimeout();
-    }
-
-    private final Limits limits;
-
-    BoundedPool(Limits limits) {
-        this.limits = limits;
+    BoundedPool(BookingConfig config) {
+        this.limits = config.pool();
     }
 
     @Override

@@ -5,8 +5,6 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.tuples.Tuple2;
 import io.smallrye.mutiny.tuples.Tuple3;
@@ -33,12 +31,9 @@ public class BoundedTransactions {
     private final Pool pool;
     private final Tuple limits;
 
-    BoundedTransactions(Pool pool,
-            @ConfigProperty(name = "turnstile.booking.lock-timeout", defaultValue = "2s") String lockTimeout,
-            @ConfigProperty(name = "turnstile.booking.statement-timeout", defaultValue = "5s") String statementTimeout,
-            @ConfigProperty(name = "turnstile.booking.idle-in-transaction-timeout", defaultValue = "10s") String idleTimeout) {
+    BoundedTransactions(Pool pool, BookingConfig config) {
         this.pool = pool;
-        this.limits = Tuple.of(lockTimeout, statementTimeout, idleTimeout);
+        this.limits = Tuple.of(config.lockTimeout(), config.statementTimeout(), config.idleInTransactionTimeout());
     }
 
     /** {@code work} in one READ COMMITTED transaction, committed when its Uni succeeds, rolled back when it fails. */

@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import jakarta.inject.Inject;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -28,20 +28,23 @@ import io.smallrye.mutiny.subscription.UniEmitter;
 public class FareGates {
 
     private final int perFare;
-    private final BoundedPool.Limits limits;
+    private final BookingConfig.Pool limits;
     private final long retryAfterSeconds;
-    private final Map<String, Gate> gates = new ConcurrentHashMap<>();
+    private final Map<FareKey, Gate> gates = new ConcurrentHashMap<>();
 
-    FareGates(@ConfigProperty(name = "turnstile.booking.transactions-per-fare", defaultValue = "1") int perFare,
-            BoundedPool.Limits limits,
-            @ConfigProperty(name = "turnstile.booking.busy-retry-after-seconds", defaultValue = "1") long retryAfterSeconds) {
+    @Inject
+    FareGates(BookingConfig config) {
+        this(config.transactionsPerFare(), config.pool(), config.busyRetryAfterSeconds());
+    }
+
+    FareGates(int perFare, BookingConfig.Pool limits, long retryAfterSeconds) {
         this.perFare = perFare;
         this.limits = limits;
         this.retryAfterSeconds = retryAfterSeconds;
     }
 
     /** {@code work} once fewer than the limit of {@code fare}'s transactions are running; 0 turns the gate off. */
-    public <T> Uni<T> through(String fare, Supplier<Uni<T>> work) {
+    public <T> Uni<T> through(FareKey fare, Supplier<Uni<T>> work) {
         return through(fare, true, work);
     }
 
@@ -49,11 +52,11 @@ public class FareGates {
      * {@code work} if fewer than the limit of {@code fare}'s transactions are running, else 503 BUSY at once: for
      * callers that chose never to wait (the {@code nowait} strategy), the gate is the first lock they would wait on.
      */
-    public <T> Uni<T> ifOpen(String fare, Supplier<Uni<T>> work) {
+    public <T> Uni<T> ifOpen(FareKey fare, Supplier<Uni<T>> work) {
         return through(fare, false, work);
     }
 
-    private <T> Uni<T> through(String fare, boolean wait, Supplier<Uni<T>> work) {
+    private <T> Uni<T> through(FareKey fare, boolean wait, Supplier<Uni<T>> work) {
         if (perFare <= 0) {
             return work.get();
         }

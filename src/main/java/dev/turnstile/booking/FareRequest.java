@@ -5,6 +5,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 /** Body of {@code PUT /flights/{flightId}/fares/{fareClass}}: the capacity of a fare. */
+@EliteReserveWithinSeats
 public record FareRequest(
         @NotNull @Min(0) @Max(1_000_000) Integer seats,
         @Min(0) @Max(1_000_000) Integer eliteReserve,

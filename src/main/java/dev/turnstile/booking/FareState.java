@@ -3,7 +3,7 @@ package dev.turnstile.booking;
 import java.util.List;
 
 /** A fare and its inventory rows as read in one statement. */
-public record FareState(String flightId, String fareClass, int seatsTotal, int eliteReserve, int shards, long revision,
+public record FareState(FareKey fare, int seatsTotal, int eliteReserve, int shards, long revision,
         List<ShardSeats> shardSeats) {
 
     public record ShardSeats(int shard, int seatsAvailable, long version) {

@@ -64,9 +64,9 @@ public class InventoryRepository {
             FROM fares f WHERE f.flight_id = $1 AND f.fare_class = $2""";
 
     /** The fare with all its shard rows, or null when there is no such fare. */
-    public Uni<FareState> read(SqlClient client, String flightId, String fareClass, Lock lock) {
-        return client.preparedQuery(READ + lock.clause).execute(Tuple.of(flightId, fareClass))
-                .map(rows -> toState(flightId, fareClass, rows));
+    public Uni<FareState> read(SqlClient client, FareKey fare, Lock lock) {
+        return client.preparedQuery(READ + lock.clause).execute(Tuple.of(fare.flightId(), fare.fareClass()))
+                .map(rows -> toState(fare, rows));
     }
 
     /** A fare with its confirmed bookings, as of one snapshot. */
@@ -74,40 +74,40 @@ public class InventoryRepository {
     }
 
     /** The fare and its confirmed-booking count read in one statement, or null when there is no such fare. */
-    public Uni<CountedFare> readCounted(SqlClient client, String flightId, String fareClass) {
-        return client.preparedQuery(READ_COUNTED).execute(Tuple.of(flightId, fareClass)).map(rows -> rows.size() == 0
+    public Uni<CountedFare> readCounted(SqlClient client, FareKey fare) {
+        return client.preparedQuery(READ_COUNTED).execute(Tuple.of(fare.flightId(), fare.fareClass())).map(rows -> rows.size() == 0
                 ? null
-                : new CountedFare(toState(flightId, fareClass, rows), rows.iterator().next().getLong("booked")));
+                : new CountedFare(toState(fare, rows), rows.iterator().next().getLong("booked")));
     }
 
     /** Inserts a new fare with its shard rows; false (and no write) when the fare exists already. */
-    public Uni<Boolean> create(SqlConnection connection, String flightId, String fareClass, int seats, int eliteReserve,
+    public Uni<Boolean> create(SqlConnection connection, FareKey fare, int seats, int eliteReserve,
             int[] shardSeats) {
         return connection.preparedQuery(CREATE_FARE)
-                .execute(Tuple.of(flightId, fareClass, seats, eliteReserve, shardSeats.length))
+                .execute(Tuple.of(fare.flightId(), fare.fareClass(), seats, eliteReserve, shardSeats.length))
                 .chain(created -> created.size() == 0
                         ? Uni.createFrom().item(false)
-                        : putShards(connection, flightId, fareClass, shardSeats).replaceWith(true));
+                        : putShards(connection, fare, shardSeats).replaceWith(true));
     }
 
     /** Locks the fare row, so that two resets of one fare run one after the other. */
-    public Uni<Void> lockFare(SqlConnection connection, String flightId, String fareClass) {
-        return connection.preparedQuery(LOCK_FARE).execute(Tuple.of(flightId, fareClass)).replaceWithVoid();
+    public Uni<Void> lockFare(SqlConnection connection, FareKey fare) {
+        return connection.preparedQuery(LOCK_FARE).execute(Tuple.of(fare.flightId(), fare.fareClass())).replaceWithVoid();
     }
 
     /** Replaces capacity and shard rows of an existing fare; the caller holds the locks and has checked the counts. */
-    public Uni<Void> reset(SqlConnection connection, String flightId, String fareClass, int seats, int eliteReserve,
+    public Uni<Void> reset(SqlConnection connection, FareKey fare, int seats, int eliteReserve,
             int[] shardSeats) {
-        return connection.preparedQuery(DROP_SHARDS).execute(Tuple.of(flightId, fareClass, shardSeats.length))
-                .chain(() -> putShards(connection, flightId, fareClass, shardSeats))
+        return connection.preparedQuery(DROP_SHARDS).execute(Tuple.of(fare.flightId(), fare.fareClass(), shardSeats.length))
+                .chain(() -> putShards(connection, fare, shardSeats))
                 .chain(() -> connection.preparedQuery(UPDATE_FARE)
-                        .execute(Tuple.of(flightId, fareClass, seats, eliteReserve, shardSeats.length)))
+                        .execute(Tuple.of(fare.flightId(), fare.fareClass(), seats, eliteReserve, shardSeats.length)))
                 .replaceWithVoid();
     }
 
     /** One statement, so one snapshot: the figures are consistent with each other even under load. Null if unknown. */
-    public Uni<AuditView> audit(SqlClient client, String flightId, String fareClass) {
-        return client.preparedQuery(AUDIT).execute(Tuple.of(flightId, fareClass)).map(rows -> {
+    public Uni<AuditView> audit(SqlClient client, FareKey fare) {
+        return client.preparedQuery(AUDIT).execute(Tuple.of(fare.flightId(), fare.fareClass())).map(rows -> {
             if (rows.size() == 0) {
                 return null;
             }
@@ -117,17 +117,17 @@ public class InventoryRepository {
             long confirmed = row.getLong("confirmed");
             int total = row.getInteger("seats_total");
             boolean negative = shardSeats.stream().anyMatch(s -> s < 0);
-            return new AuditView(flightId, fareClass, total == available + confirmed && !negative, total, available,
+            return new AuditView(fare.flightId(), fare.fareClass(), total == available + confirmed && !negative, total, available,
                     confirmed, row.getInteger("elite_reserve"), shardSeats, negative);
         });
     }
 
-    private Uni<Void> putShards(SqlConnection connection, String flightId, String fareClass, int[] shardSeats) {
+    private Uni<Void> putShards(SqlConnection connection, FareKey fare, int[] shardSeats) {
         Integer[] seats = Arrays.stream(shardSeats).boxed().toArray(Integer[]::new);
-        return connection.preparedQuery(PUT_SHARDS).execute(Tuple.of(flightId, fareClass, seats)).replaceWithVoid();
+        return connection.preparedQuery(PUT_SHARDS).execute(Tuple.of(fare.flightId(), fare.fareClass(), seats)).replaceWithVoid();
     }
 
-    private static FareState toState(String flightId, String fareClass, RowSet<Row> rows) {
+    private static FareState toState(FareKey fare, RowSet<Row> rows) {
         if (rows.size() == 0) {
             return null;
         }
@@ -137,7 +137,7 @@ public class InventoryRepository {
             first = first == null ? row : first;
             shards.add(new FareState.ShardSeats(row.getInteger("shard"), row.getInteger("seats_available"), row.getLong("version")));
         }
-        return new FareState(flightId, fareClass, first.getInteger("seats_total"), first.getInteger("elite_reserve"),
+        return new FareState(fare, first.getInteger("seats_total"), first.getInteger("elite_reserve"),
                 first.getInteger("shards"), first.getLong("revision"), List.copyOf(shards));
     }
 }

@@ -3,10 +3,6 @@ package dev.turnstile.booking;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-
-import dev.turnstile.problem.ProblemException;
 
 /** How a booking takes its seat; see docs/booking.md for what each one costs and guarantees. */
 public enum Strategy {
@@ -25,21 +21,6 @@ public enum Strategy {
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    /**
-     * Parses the {@code strategy} query parameter against the strategies the operator allows
-     * ({@code turnstile.booking.allowed-strategies}); unknown or forbidden values are the client's error, and the
-     * answer names the parameter and the values it may take.
-     */
-    public static Strategy parse(String value, Set<Strategy> allowed) {
-        for (Strategy strategy : values()) {
-            if (allowed.contains(strategy) && strategy.label().equals(value.trim().toLowerCase(Locale.ROOT))) {
-                return strategy;
-            }
-        }
-        throw ProblemException.invalid(List.of(new ProblemException.FieldError("strategy", "must be one of " + labels(allowed))),
-                Map.of("allowed", labels(allowed)));
     }
 
     static List<String> labels(Collection<Strategy> strategies) {

@@ -1,6 +1,5 @@
 package dev.turnstile.booking;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -9,7 +8,6 @@ import java.util.concurrent.locks.LockSupport;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Counter;
@@ -23,6 +21,9 @@ import io.vertx.mutiny.core.Vertx;
  * bookings with FOR UPDATE SKIP LOCKED in one short statement, so workers (in this JVM or in other instances) never
  * wait for one another and never get the same booking. A worker that found a full batch goes again at once; one that
  * found less waits {@code poll-interval} on a Vert.x timer. No thread sleeps.
+ *
+ * <p>Not a {@code @Scheduled} job: each worker claims back to back while batches come back full and waits only when
+ * idle, on its own, and shutdown lets running claims commit; a fixed-rate trigger would idle a backlog between ticks.
  */
 @ApplicationScoped
 public class TicketWorkers {
@@ -42,17 +43,14 @@ public class TicketWorkers {
     private volatile boolean stopping;
 
     TicketWorkers(Vertx vertx, BoundedTransactions transactions, BookingRepository bookings, MeterRegistry registry,
-            @ConfigProperty(name = "turnstile.booking.ticketing.enabled", defaultValue = "true") boolean enabled,
-            @ConfigProperty(name = "turnstile.booking.ticketing.workers", defaultValue = "2") int workers,
-            @ConfigProperty(name = "turnstile.booking.ticketing.batch-size", defaultValue = "50") int batchSize,
-            @ConfigProperty(name = "turnstile.booking.ticketing.poll-interval", defaultValue = "500ms") Duration pollInterval) {
+            BookingConfig config) {
         this.vertx = vertx;
         this.transactions = transactions;
         this.bookings = bookings;
-        this.enabled = enabled;
-        this.batchSize = batchSize;
-        this.pollMillis = Math.max(1, pollInterval.toMillis());
-        this.timers = new AtomicLongArray(workers);
+        this.enabled = config.ticketing().enabled();
+        this.batchSize = config.ticketing().batchSize();
+        this.pollMillis = Math.max(1, config.ticketing().pollInterval().toMillis());
+        this.timers = new AtomicLongArray(config.ticketing().workers());
         this.issued = Counter.builder("turnstile.tickets.issued").description("Ticket numbers issued").register(registry);
     }
 

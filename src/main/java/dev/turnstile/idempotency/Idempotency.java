@@ -15,8 +15,8 @@ import dev.turnstile.problem.ProblemException;
  * {@code 422 IDEMPOTENCY_KEY_REUSED}; a duplicate of a request still running is {@code 409 IDEMPOTENCY_IN_PROGRESS}
  * with {@code Retry-After}.
  *
- * <p>Fingerprint rule: the operation (method and the resource it acts on, with any mode or strategy that changes
- * what it does) and the body fields that decide the outcome, in a fixed order; never headers, never the key itself.
+ * <p>Fingerprint rule: the operation (what it does and what it acts on, with any mode or strategy that changes what
+ * it does) and the request values that decide the outcome, in a fixed order; never headers, never the key itself.
  */
 public final class Idempotency {
 
@@ -29,6 +29,19 @@ public final class Idempotency {
     public static final String IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS";
 
     private Idempotency() {
+    }
+
+    /**
+     * SHA-256 (hex) over what makes two requests "the same", in the operation's own terms: its name and the values
+     * that decide its outcome, in a fixed order (each length-prefixed, so no two lists of values read alike).
+     */
+    public static String fingerprintOf(String operation, Object... values) {
+        StringBuilder text = new StringBuilder(operation);
+        for (Object value : values) {
+            String part = String.valueOf(value);
+            text.append('\n').append(part.length()).append(':').append(part);
+        }
+        return sha256Hex(text.toString());
     }
 
     /** SHA-256 (hex) over what makes two requests "the same": method, target and canonical body. */

@@ -7,6 +7,14 @@ package dev.turnstile.idempotency;
  */
 public sealed interface Keyed<T> {
 
+    static <T> Keyed<T> fresh(T value) {
+        return new Fresh<>(value);
+    }
+
+    static <T> Keyed<T> replay(StoredAnswer stored) {
+        return new Replay<>(stored);
+    }
+
     record Fresh<T>(T value) implements Keyed<T> {
     }
 

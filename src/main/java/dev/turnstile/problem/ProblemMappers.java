@@ -79,6 +79,10 @@ public class ProblemMappers {
         if (e.getCause() instanceof JsonProcessingException json) {
             return unreadable(json);
         }
+        // A ParamConverter's refusal, which JAX-RS wraps in a 404 (query and path parameters) or a 400
+        if (e.getCause() instanceof ProblemException problem) {
+            return known(problem);
+        }
         int status = e.getResponse().getStatus();
         Response.Status known = Response.Status.fromStatusCode(status);
         String title = known == null ? "HTTP " + status : known.getReasonPhrase();

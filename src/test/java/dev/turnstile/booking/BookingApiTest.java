@@ -111,6 +111,13 @@ class BookingApiTest {
     }
 
     @Test
+    void anEmptyStrategyIsTheDefault() {
+        String flight = fare(5, 0, 1);
+        given().contentType("application/json").body("{\"passengerId\":\"a\"}")
+                .post("/flights/" + flight + "/fares/Y/bookings?strategy=").then().statusCode(201);
+    }
+
+    @Test
     void unknownFaresAndBookingsAre404() {
         given().get("/flights/NOPE-" + UUID.randomUUID() + "/fares/Y").then().statusCode(404).body("reason", is("FARE_NOT_FOUND"));
         given().get("/flights/NOPE-" + UUID.randomUUID() + "/fares/Y/audit").then().statusCode(404);

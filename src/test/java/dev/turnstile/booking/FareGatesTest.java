@@ -21,8 +21,10 @@ import io.smallrye.mutiny.subscription.Cancellable;
 /** The per-fare gate on its own: a limit, arrival order, a bounded queue, a bounded wait, and no lost places. */
 class FareGatesTest {
 
+    private static final FareKey FARE = new FareKey("F", "Y");
+
     private static FareGates gates(int perFare, int maxWaitQueue, Duration acquireTimeout) {
-        return new FareGates(perFare, new BoundedPool.Limits() {
+        return new FareGates(perFare, new BookingConfig.Pool() {
             @Override
             public int maxWaitQueue() {
                 return maxWaitQueue;
@@ -45,7 +47,7 @@ class FareGatesTest {
             int n = i;
             CompletableFuture<Void> work = new CompletableFuture<>();
             works.add(work);
-            answers.add(gates.through("F/Y", () -> {
+            answers.add(gates.through(FARE, () -> {
                 started.add(n);
                 return Uni.createFrom().completionStage(work).replaceWith(n);
             }).subscribeAsCompletionStage());
@@ -56,7 +58,7 @@ class FareGatesTest {
         works.get(0).complete(null);
         works.get(2).complete(null);
         assertEquals(List.of(0, 1, 2, 3, 4), started);
-        gates.through("OTHER/Y", () -> Uni.createFrom().item(9)).await().atMost(Duration.ofSeconds(1));
+        gates.through(new FareKey("OTHER", "Y"), () -> Uni.createFrom().item(9)).await().atMost(Duration.ofSeconds(1));
         works.forEach(work -> work.complete(null));
         for (int i = 0; i < 6; i++) {
             assertEquals(i, answers.get(i).get(1, TimeUnit.SECONDS));
@@ -68,11 +70,11 @@ class FareGatesTest {
     void aCallerThatNeverWaitsIsRefusedAtOnceWhileTheGateIsFull() throws Exception {
         FareGates gates = gates(1, 100, Duration.ofSeconds(5));
         CompletableFuture<Void> first = new CompletableFuture<>();
-        CompletableFuture<Object> running = gates.through("F/Y", () -> Uni.createFrom().completionStage(first))
+        CompletableFuture<Object> running = gates.through(FARE, () -> Uni.createFrom().completionStage(first))
                 .map(Object.class::cast).subscribeAsCompletionStage();
         AtomicInteger ran = new AtomicInteger();
 
-        Throwable refused = gates.ifOpen("F/Y", () -> Uni.createFrom().item(ran.incrementAndGet())).subscribeAsCompletionStage()
+        Throwable refused = gates.ifOpen(FARE, () -> Uni.createFrom().item(ran.incrementAndGet())).subscribeAsCompletionStage()
                 .handle((item, failure) -> failure).get(1, TimeUnit.SECONDS);
         assertEquals(503, ((ProblemException) refused).status());
         assertEquals("BUSY", ((ProblemException) refused).reason());
@@ -80,18 +82,18 @@ class FareGatesTest {
 
         first.complete(null);
         running.get(1, TimeUnit.SECONDS);
-        assertEquals(1, gates.ifOpen("F/Y", () -> Uni.createFrom().item(ran.incrementAndGet())).await().atMost(Duration.ofSeconds(1)));
+        assertEquals(1, gates.ifOpen(FARE, () -> Uni.createFrom().item(ran.incrementAndGet())).await().atMost(Duration.ofSeconds(1)));
     }
 
     @Test
     void aFullQueueAndALongWaitAre503AndAFailedOrCancelledCallerGivesItsPlaceOn() throws Exception {
         FareGates gates = gates(1, 1, Duration.ofMillis(300));
         CompletableFuture<Void> first = new CompletableFuture<>();
-        CompletableFuture<Object> running = gates.through("F/Y", () -> Uni.createFrom().completionStage(first))
+        CompletableFuture<Object> running = gates.through(FARE, () -> Uni.createFrom().completionStage(first))
                 .map(Object.class::cast).subscribeAsCompletionStage();
-        CompletableFuture<Integer> waiting = gates.through("F/Y", () -> Uni.createFrom().item(2)).subscribeAsCompletionStage();
+        CompletableFuture<Integer> waiting = gates.through(FARE, () -> Uni.createFrom().item(2)).subscribeAsCompletionStage();
 
-        Throwable full = gates.through("F/Y", () -> Uni.createFrom().item(3)).subscribeAsCompletionStage()
+        Throwable full = gates.through(FARE, () -> Uni.createFrom().item(3)).subscribeAsCompletionStage()
                 .handle((item, failure) -> failure).get(1, TimeUnit.SECONDS);
         assertEquals(503, ((ProblemException) full).status());
         Throwable timedOut = waiting.handle((item, failure) -> failure).get(2, TimeUnit.SECONDS);
@@ -99,13 +101,13 @@ class FareGatesTest {
         assertEquals(503, ((ProblemException) timedOut).status());
 
         AtomicInteger ran = new AtomicInteger();
-        Cancellable cancelled = gates.through("F/Y", () -> Uni.createFrom().item(ran.incrementAndGet()))
+        Cancellable cancelled = gates.through(FARE, () -> Uni.createFrom().item(ran.incrementAndGet()))
                 .subscribe().with(item -> { });
         cancelled.cancel();
         first.completeExceptionally(new IllegalStateException("the first booking failed"));
         assertTrue(running.isCompletedExceptionally());
         assertEquals(0, ran.get(), "a cancelled waiter never runs");
-        assertEquals(4, gates.through("F/Y", () -> Uni.createFrom().item(4)).await().atMost(Duration.ofSeconds(1)),
+        assertEquals(4, gates.through(FARE, () -> Uni.createFrom().item(4)).await().atMost(Duration.ofSeconds(1)),
                 "every place came back: the failed and the cancelled");
     }
 }

@@ -2,6 +2,7 @@ package dev.turnstile.booking;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
@@ -48,6 +49,38 @@ class IdempotencyTest {
                 pool.preparedQuery("SELECT id FROM bookings WHERE idempotency_key = $1").execute(Tuple.of(key))
                         .await().atMost(TIMEOUT).iterator().next().getUUID(0).toString());
         assertEquals(9L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
+    }
+
+    @Test
+    void aReplayIsMarkedAndCarriesTheFirstAnswersBytes() {
+        String flight = "IDEM-" + UUID.randomUUID();
+        String key = "key-" + UUID.randomUUID();
+        new BookingClient().putFare(flight, "Y", 1, 0, 1);
+        io.restassured.response.Response first = given().header("Idempotency-Key", key).contentType("application/json")
+                .body("{\"passengerId\":\"alice\"}").post("/flights/" + flight + "/fares/Y/bookings");
+        first.then().statusCode(201).contentType("application/json").header("Idempotent-Replayed", nullValue());
+
+        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"alice\"}")
+                .post("/flights/" + flight + "/fares/Y/bookings")
+                .then().statusCode(201).contentType("application/json").header("Idempotent-Replayed", is("true"))
+                .body(is(first.asString()));
+
+        String soldOut = "key-" + UUID.randomUUID();
+        String refused = given().header("Idempotency-Key", soldOut).contentType("application/json")
+                .body("{\"passengerId\":\"bob\"}").post("/flights/" + flight + "/fares/Y/bookings")
+                .then().statusCode(409).contentType("application/problem+json").header("Idempotent-Replayed", nullValue())
+                .body("reason", is("SOLD_OUT")).extract().asString();
+        given().header("Idempotency-Key", soldOut).contentType("application/json").body("{\"passengerId\":\"bob\"}")
+                .post("/flights/" + flight + "/fares/Y/bookings")
+                .then().statusCode(409).contentType("application/problem+json").header("Idempotent-Replayed", is("true"))
+                .body(is(refused));
+
+        String cancel = "cancel-" + UUID.randomUUID();
+        String bookingId = first.jsonPath().getString("bookingId");
+        given().header("Idempotency-Key", cancel).delete("/bookings/" + bookingId)
+                .then().statusCode(204).header("Idempotent-Replayed", nullValue());
+        given().header("Idempotency-Key", cancel).delete("/bookings/" + bookingId)
+                .then().statusCode(204).header("Idempotent-Replayed", is("true"));
     }
 
     @Test

@@ -94,15 +94,15 @@ class WriteSkewTest {
         try {
             Transaction one = begin(first, isolation);
             Transaction two = begin(second, isolation);
-            FareState seenByOne = inventory.read(first, flight, "Y", Lock.NONE).await().atMost(TIMEOUT);
-            FareState seenByTwo = inventory.read(second, flight, "Y", Lock.NONE).await().atMost(TIMEOUT);
+            FareState seenByOne = inventory.read(first, new FareKey(flight, "Y"), Lock.NONE).await().atMost(TIMEOUT);
+            FareState seenByTwo = inventory.read(second, new FareKey(flight, "Y"), Lock.NONE).await().atMost(TIMEOUT);
             assertEquals(SeatRules.Decision.OK, SeatRules.decide(seenByOne.seatsAvailable(), seenByOne.eliteReserve(), false));
             assertEquals(SeatRules.Decision.OK, SeatRules.decide(seenByTwo.seatsAvailable(), seenByTwo.eliteReserve(), false));
 
-            assertNotNull(bookings.takeSeatAtVersion(first, flight, "Y", 0, seenByOne.shard(0).version(), passenger())
+            assertNotNull(bookings.takeSeatAtVersion(first, new FareKey(flight, "Y"), 0, seenByOne.shard(0).version(), passenger())
                     .await().atMost(TIMEOUT).booked());
             one.commit().await().atMost(TIMEOUT);
-            UUID secondBooking = bookings.takeSeatAtVersion(second, flight, "Y", 1, seenByTwo.shard(1).version(), passenger())
+            UUID secondBooking = bookings.takeSeatAtVersion(second, new FareKey(flight, "Y"), 1, seenByTwo.shard(1).version(), passenger())
                     .await().atMost(TIMEOUT).booked();
             assertNotNull(secondBooking, "shard 1 was not touched, so its version check passes");
             two.commit().await().atMost(TIMEOUT);
@@ -132,6 +132,6 @@ class WriteSkewTest {
     }
 
     private int available(String flight) {
-        return inventory.read(pool, flight, "Y", Lock.NONE).await().atMost(TIMEOUT).seatsAvailable();
+        return inventory.read(pool, new FareKey(flight, "Y"), Lock.NONE).await().atMost(TIMEOUT).seatsAvailable();
     }
 }

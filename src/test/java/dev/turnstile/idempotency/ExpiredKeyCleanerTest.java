@@ -1,4 +1,4 @@
-package dev.turnstile.booking;
+package dev.turnstile.idempotency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

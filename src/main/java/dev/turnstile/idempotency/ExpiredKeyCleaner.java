@@ -1,8 +1,6 @@
-package dev.turnstile.booking;
+package dev.turnstile.idempotency;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,7 +10,7 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Deletes expired idempotency keys now and then (they are already ignored when expired: a claim takes them over),
- * and frees the key on the bookings made under them, so that a client may use the key again.
+ * and frees the key on the rows made under them ({@link KeyHolder}), so that a client may use the key again.
  * <p>
  * A sweep deletes {@code batch-size} keys per statement, so a backlog of millions never runs into
  * statement_timeout nor holds millions of row locks, and goes on while batches come back full. An interval of
@@ -21,17 +19,16 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class ExpiredKeyCleaner {
 
-    private final BoundedTransactions transactions;
-    private final BookingRepository bookings;
+    private final KeyHolder holder;
+    private final IdempotencyKeys keys;
     private final int batchSize;
     private final Counter batches;
     private final Counter forgotten;
 
-    ExpiredKeyCleaner(BoundedTransactions transactions, BookingRepository bookings, MeterRegistry registry,
-            @ConfigProperty(name = "turnstile.idempotency.cleanup.batch-size", defaultValue = "1000") int batchSize) {
-        this.transactions = transactions;
-        this.bookings = bookings;
-        this.batchSize = batchSize;
+    ExpiredKeyCleaner(KeyHolder holder, IdempotencyKeys keys, MeterRegistry registry, IdempotencyConfig config) {
+        this.holder = holder;
+        this.keys = keys;
+        this.batchSize = config.cleanup().batchSize();
         this.batches = Counter.builder("turnstile.idempotency.cleanup.batches")
                 .description("Statements run by the expired-idempotency-key sweeper, each deleting at most batch-size keys")
                 .register(registry);
@@ -47,7 +44,7 @@ public class ExpiredKeyCleaner {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> sweep() {
         return Multi.createBy().repeating()
-                .uni(() -> transactions.run(connection -> bookings.forgetExpiredKeys(connection, batchSize)).invoke(count -> {
+                .uni(() -> holder.inTransaction(connection -> keys.forgetExpired(connection, batchSize)).invoke(count -> {
                     batches.increment();
                     forgotten.increment(count);
                 }))

@@ -1,0 +1,87 @@
+package dev.turnstile.booking;
+
+import java.time.Duration;
+import java.util.Set;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * {@code turnstile.booking.*}; application.properties and docs/booking.md say what each one is for. Values are
+ * checked at startup, which fails naming the property.
+ */
+@ConfigMapping(prefix = "turnstile.booking")
+public interface BookingConfig {
+
+    /** PostgreSQL's duration syntax, as {@code set_config} takes it: a number, optionally a unit. */
+    String POSTGRES_DURATION = "[0-9]+ ?(us|ms|s|min|h|d)?";
+
+    /** The strategy of a request that names none; it must be one of {@link #allowedStrategies()}. */
+    @WithDefault("optimistic")
+    Strategy defaultStrategy();
+
+    @WithDefault("optimistic,pessimistic,nowait,atomic,serializable,sharded")
+    Set<Strategy> allowedStrategies();
+
+    /** Retry-After on 503 BUSY and TIMEOUT. */
+    @WithDefault("1")
+    @Min(0)
+    long busyRetryAfterSeconds();
+
+    @WithDefault("2s")
+    @Pattern(regexp = POSTGRES_DURATION)
+    String lockTimeout();
+
+    @WithDefault("5s")
+    @Pattern(regexp = POSTGRES_DURATION)
+    String statementTimeout();
+
+    @WithDefault("10s")
+    @Pattern(regexp = POSTGRES_DURATION)
+    String idleInTransactionTimeout();
+
+    /** Booking transactions of one fare running at once per instance; 0 = no limit ({@link FareGates}). */
+    @WithDefault("1")
+    @Min(0)
+    int transactionsPerFare();
+
+    Ticketing ticketing();
+
+    Pool pool();
+
+    /** {@code turnstile.booking.ticketing.*} ({@link TicketWorkers}). */
+    interface Ticketing {
+
+        @WithDefault("true")
+        boolean enabled();
+
+        @WithDefault("2")
+        @Min(1)
+        int workers();
+
+        @WithDefault("50")
+        @Min(1)
+        int batchSize();
+
+        @WithDefault("500ms")
+        Duration pollInterval();
+    }
+
+    /** {@code turnstile.booking.pool.*} ({@link BoundedPool}). */
+    interface Pool {
+        /**
+         * Requests that may wait for a connection; more are refused with 503 BUSY. 1000 because 20 connections drain
+         * that many waiters within the acquire timeout at the measured ~850 bookings/s, so a burst of a few hundred
+         * requests per pod queues instead of being shed, while a stalled database still sheds load.
+         */
+        @WithDefault("1000")
+        int maxWaitQueue();
+
+        /** How long a request waits for a connection before 503 STORE_UNAVAILABLE. */
+        @WithDefault("5s")
+        Duration acquireTimeout();
+    }
+}

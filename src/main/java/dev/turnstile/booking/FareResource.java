@@ -1,0 +1,106 @@
+package dev.turnstile.booking;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.turnstile.json.Identifier;
+import dev.turnstile.problem.Problem;
+import io.smallrye.mutiny.Uni;
+
+/** HTTP for fare administration; the rules live in {@link FareService}. */
+@Tag(name = "Fares")
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class FareResource {
+
+    private final FareService service;
+
+    FareResource(FareService service) {
+        this.service = service;
+    }
+
+    @PUT
+    @APIResponse(responseCode = "201", description = "The fare was created",
+            headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
+                    schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = FareView.class)))
+    @APIResponse(responseCode = "200", description = "The fare was reset to the new capacity, keeping its confirmed bookings",
+            headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
+                    schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = FareView.class)))
+    @APIResponse(responseCode = "400", description = "Invalid path, query, header or body; errors[] names each field",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "SEATS_BELOW_BOOKED: fewer seats than confirmed bookings",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @Path("flights/{flightId}/fares/{fareClass}")
+    public Uni<Response> put(@PathParam("flightId") @Identifier String flightId,
+            @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
+            @NotNull @Valid FareRequest fare) {
+        FareKey key = new FareKey(flightId, fareClass);
+        return service.put(key, fare.seats(), fare.eliteReserveOrZero(), fare.shardsOrOne())
+                .chain(created -> service.view(key).map(snapshot -> Response.status(created ? 201 : 200)
+                        .entity(snapshot.view()).tag(new EntityTag(snapshot.entityTag())).build()));
+    }
+
+    @GET
+    @Path("flights/{flightId}/fares/{fareClass}")
+    @APIResponse(responseCode = "200", description = "The fare",
+            headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
+                    schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = FareView.class)))
+    @APIResponse(responseCode = "304", description = "If-None-Match names the current ETag")
+    @APIResponse(responseCode = "400", description = "Invalid path, query, header or body; errors[] names each field",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "FARE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Response> fare(@PathParam("flightId") @Identifier String flightId,
+            @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass, @Context Request request) {
+        return service.view(new FareKey(flightId, fareClass)).map(snapshot -> {
+            EntityTag tag = new EntityTag(snapshot.entityTag());
+            Response.ResponseBuilder unchanged = request.evaluatePreconditions(tag);
+            return (unchanged != null ? unchanged : Response.ok(snapshot.view()).tag(tag)).build();
+        });
+    }
+
+    @GET
+    @Path("flights/{flightId}/fares/{fareClass}/audit")
+    @APIResponse(responseCode = "200", description = "The invariant seatsTotal = seatsAvailable + confirmedBookings, read in one snapshot",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AuditView.class)))
+    @APIResponse(responseCode = "400", description = "Invalid path, query, header or body; errors[] names each field",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "FARE_NOT_FOUND",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<AuditView> audit(@PathParam("flightId") @Identifier String flightId,
+            @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass) {
+        return service.audit(new FareKey(flightId, fareClass));
+    }
+}

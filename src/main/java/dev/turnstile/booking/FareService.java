@@ -1,0 +1,67 @@
+package dev.turnstile.booking;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.turnstile.booking.InventoryRepository.Lock;
+import io.smallrye.mutiny.Uni;
+
+/** Fare administration: create or reset a fare's capacity, show it, audit it. */
+@ApplicationScoped
+public class FareService {
+
+    private final InventoryRepository inventory;
+    private final BookingRepository bookings;
+    private final BookingAttempts attempts;
+
+    FareService(InventoryRepository inventory, BookingRepository bookings, BookingAttempts attempts) {
+        this.inventory = inventory;
+        this.bookings = bookings;
+        this.attempts = attempts;
+    }
+
+    /** A fare as shown, with its entity tag (changes with every booking, cancel and reset). */
+    public record FareSnapshot(FareView view, String entityTag) {
+    }
+
+    /**
+     * Creates the fare (true) or resets an existing one to the new capacity, keeping its confirmed bookings (false).
+     * {@code eliteReserve <= seats} is the caller's to check ({@code FareRequest}).
+     */
+    public Uni<Boolean> put(FareKey fare, int seats, int eliteReserve, int shards) {
+        return attempts.once(connection -> inventory
+                .create(connection, fare, seats, eliteReserve, SeatRules.split(seats, shards))
+                .chain(created -> created ? Uni.createFrom().item(true)
+                        : inventory.lockFare(connection, fare)
+                                .chain(() -> inventory.read(connection, fare, Lock.WAIT))
+                                .chain(() -> bookings.countConfirmed(connection, fare))
+                                .chain(booked -> {
+                                    if (booked > seats) {
+                                        throw BookingProblems.seatsBelowBooked(booked);
+                                    }
+                                    int[] split = SeatRules.split(seats - booked.intValue(), shards);
+                                    return inventory.reset(connection, fare, seats, eliteReserve, split);
+                                })
+                                .replaceWith(false)));
+    }
+
+    public Uni<FareSnapshot> view(FareKey fare) {
+        return attempts.read(client -> inventory.readCounted(client, fare)).map(counted -> {
+            if (counted == null) {
+                throw BookingProblems.fareNotFound(fare);
+            }
+            FareState state = counted.state();
+            return new FareSnapshot(new FareView(fare.flightId(), fare.fareClass(), state.seatsTotal(), state.seatsAvailable(),
+                    counted.booked(), state.eliteReserve(), state.shards(), state.version()),
+                    state.revision() + "." + state.version());
+        });
+    }
+
+    public Uni<AuditView> audit(FareKey fare) {
+        return attempts.read(client -> inventory.audit(client, fare)).map(audit -> {
+            if (audit == null) {
+                throw BookingProblems.fareNotFound(fare);
+            }
+            return audit;
+        });
+    }
+}

@@ -1,0 +1,32 @@
+package dev.turnstile.idempotency;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** {@code turnstile.idempotency.*}: the PostgreSQL key store. Values are checked at startup, naming the property. */
+@ConfigMapping(prefix = "turnstile.idempotency")
+public interface IdempotencyConfig {
+
+    /** How long an answer is replayed under its key. */
+    @WithDefault("24H")
+    Duration ttl();
+
+    Cleanup cleanup();
+
+    /** {@code turnstile.idempotency.cleanup.*} ({@link ExpiredKeyCleaner}). */
+    interface Cleanup {
+
+        /** A Quarkus {@code @Scheduled} interval ({@code 10m}, {@code 1h}), or {@code off}. */
+        @WithDefault("10m")
+        String interval();
+
+        /** Keys deleted per statement. */
+        @WithDefault("1000")
+        @Min(1)
+        int batchSize();
+    }
+}

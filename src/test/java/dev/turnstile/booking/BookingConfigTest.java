@@ -1,0 +1,73 @@
+package dev.turnstile.booking;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Map;
+
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
+
+import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.turnstile.idempotency.IdempotencyConfig;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.smallrye.config.validator.BeanValidationConfigValidator;
+
+/**
+ * The config mappings on their own, without starting Quarkus (its duration converter and Bean Validation, as at
+ * startup): the defaults, and a bad value fails naming its property.
+ */
+class BookingConfigTest {
+
+    private static final Validator VALIDATOR = Validation.byDefaultProvider().configure()
+            .messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory().getValidator();
+
+    private static SmallRyeConfig config(Map<String, String> properties) {
+        return new SmallRyeConfigBuilder()
+                .withMapping(BookingConfig.class).withMapping(IdempotencyConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withSources(new PropertiesConfigSource(properties, "test", 500))
+                .withValidator((BeanValidationConfigValidator) () -> VALIDATOR)
+                .build();
+    }
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        SmallRyeConfig config = config(Map.of());
+        BookingConfig booking = config.getConfigMapping(BookingConfig.class);
+        assertEquals(Strategy.OPTIMISTIC, booking.defaultStrategy());
+        assertEquals(EnumSet.allOf(Strategy.class), booking.allowedStrategies());
+        assertEquals(1, booking.transactionsPerFare());
+        assertEquals("2s", booking.lockTimeout());
+        assertEquals(Duration.ofMillis(500), booking.ticketing().pollInterval());
+        assertEquals(1000, booking.pool().maxWaitQueue());
+        IdempotencyConfig idempotency = config.getConfigMapping(IdempotencyConfig.class);
+        assertEquals(Duration.ofHours(24), idempotency.ttl());
+        assertEquals(1000, idempotency.cleanup().batchSize());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "turnstile.booking.transactions-per-fare, -1",
+            "turnstile.booking.ticketing.workers, 0",
+            "turnstile.booking.lock-timeout, two seconds",
+            "turnstile.booking.default-strategy, fastest",
+            "turnstile.booking.pool.acquire-timeout, soon",
+            "turnstile.idempotency.cleanup.batch-size, 0",
+            "turnstile.idempotency.ttl, forever",
+    })
+    void anInvalidValueFailsNamingTheProperty(String property, String value) {
+        RuntimeException failure = assertThrows(RuntimeException.class, () -> config(Map.of(property, value)));
+        assertTrue(failure.getMessage().contains(property), failure.getMessage());
+    }
+}
