@@ -8,7 +8,6 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.turnstile.rental.RentalTables;
@@ -33,11 +32,10 @@ public class LocalDynamoDbTables {
     private final RentalTables tables;
     private final boolean create;
 
-    LocalDynamoDbTables(DynamoDbAsyncClient dynamo, RentalTables tables,
-            @ConfigProperty(name = "turnstile.local-dynamodb.create-tables", defaultValue = "false") boolean create) {
+    LocalDynamoDbTables(DynamoDbAsyncClient dynamo, RentalTables tables, LocalDynamoDbConfig config) {
         this.dynamo = dynamo;
         this.tables = tables;
-        this.create = create;
+        this.create = config.createTables();
     }
 
     void createMissing(@Observes @Priority(1) StartupEvent startup) {
