@@ -6,6 +6,7 @@ import java.util.Optional;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
@@ -32,13 +33,14 @@ public class LocalPostgres {
     private static final String DUPLICATE_DATABASE = "42P04";
 
     private final Vertx vertx;
-    private final Flyway flyway;
+    /** Looked up only when preparing: in production the JDBC datasource, and so Flyway, is inactive. */
+    private final Instance<Flyway> flyway;
     private final LocalPostgresConfig config;
     private final String url;
     private final String username;
     private final Optional<String> password;
 
-    LocalPostgres(Vertx vertx, Flyway flyway, LocalPostgresConfig config,
+    LocalPostgres(Vertx vertx, Instance<Flyway> flyway, LocalPostgresConfig config,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
             @ConfigProperty(name = "quarkus.datasource.username", defaultValue = "postgres") String username,
             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
@@ -58,7 +60,7 @@ public class LocalPostgres {
                 .setUser(username);
         password.ifPresent(target::setPassword);
         ensureDatabase(target);
-        int applied = flyway.migrate().migrationsExecuted;
+        int applied = flyway.get().migrate().migrationsExecuted;
         LOG.infof("PostgreSQL database %s migrated (%d migrations applied)", target.getDatabase(), applied);
     }
 
