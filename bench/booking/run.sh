@@ -32,8 +32,8 @@ OUT=target/bench-booking-$RUN.txt
 mkdir -p target
 
 $PSQL -d postgres -tc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || $PSQL -d postgres -c "CREATE DATABASE $DB"
-$PSQL -d $DB -f src/main/resources/db/schema.sql >/dev/null
 [ -n "${SKIP_BUILD:-}" ] || ./mvnw -q -o package -DskipTests
+bash local/migrate.sh postgresql://127.0.0.1:5432/$DB >/dev/null
 
 fare() { # flight shards
   $PSQL -d $DB -c "INSERT INTO fares (flight_id, fare_class, seats_total, shards) VALUES ('$1', 'Y', $SEATS, $2);

@@ -47,10 +47,10 @@ fi
 pg_ctlcluster $CLUSTER start 2>/dev/null
 for _ in $(seq 1 50); do pg_isready -q -h 127.0.0.1 -p $PGPORT && break; sleep 0.2; done
 $PSQL -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || createdb -h 127.0.0.1 -p $PGPORT -U postgres $DB
-PGOPTIONS='-c client_min_messages=warning' $PSQL -d $DB -f src/main/resources/db/schema.sql >/dev/null   # the prod profile applies no schema
+# the prod profile does not migrate: the one-off step does, as in production (it builds the jar when missing)
+bash local/migrate.sh postgresql://127.0.0.1:$PGPORT/$DB >/dev/null
 
-# --- the jar, and a dynalite for the readiness check (DynamoDB is not under test here) ---------------------------
-[ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q package -DskipTests
+# --- a dynalite for the readiness check (DynamoDB is not under test here) ----------------------------------------
 [ -d node_modules/dynalite ] || npm ci --silent --no-audit --no-fund
 node bench/faults/dynalite.mjs $DYNAMO_PORT >"$WORK/dynalite.log" 2>&1 &
 DYNAMO=$!

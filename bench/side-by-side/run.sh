@@ -24,7 +24,7 @@ stop_peer() { (cd /tmp/turnstile-peer && ./stop.sh >/dev/null 2>&1); }
 
 PSQL="psql -U postgres -h 127.0.0.1 -q"
 $PSQL -tc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || $PSQL -c "CREATE DATABASE $DB"
-$PSQL -d $DB -f src/main/resources/db/schema.sql >/dev/null 2>&1
+bash local/migrate.sh postgresql://127.0.0.1:5432/$DB >/dev/null 2>&1
 PIDS=()
 start_turnstile() {
   rm -f "$OUT/dynalite.in"; mkfifo "$OUT/dynalite.in"

@@ -11,8 +11,8 @@
 # Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Node.js 20+ (dynalite from node_modules).
 #
 # The app runs with the prod profile, as in production: it neither creates tables nor migrates. This script does
-# both first, like a deployment would: db/schema.sql into the database turnstile_startup, and the four DynamoDB
-# tables into a dynalite it starts for the run (startup.mjs tables).
+# both first, like a deployment would: the Flyway migrations (local/migrate.sh, the copy's own jar) into the database
+# turnstile_startup, and the four DynamoDB tables into a dynalite it starts for the run (startup.mjs tables).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -43,8 +43,7 @@ echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(uname -m); runs per va
 
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB"
-PGOPTIONS='-c client_min_messages=warning' psql -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 -q -o /dev/null \
-  -f src/main/resources/db/schema.sql
+(cd "$SRC" && bash local/migrate.sh "postgresql://127.0.0.1:5432/$DB" >/dev/null)
 
 [ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
 mkfifo "$WORK/dynalite.in"

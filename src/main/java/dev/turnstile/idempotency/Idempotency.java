@@ -44,11 +44,6 @@ public final class Idempotency {
         return sha256Hex(text.toString());
     }
 
-    /** SHA-256 (hex) over what makes two requests "the same": method, target and canonical body. */
-    public static String fingerprint(String method, String target, String body) {
-        return sha256Hex(method + ' ' + target + '\n' + body);
-    }
-
     public static String sha256Hex(String text) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");

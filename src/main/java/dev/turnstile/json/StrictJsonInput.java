@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 
 import io.quarkus.jackson.ObjectMapperCustomizer;
 
 /**
- * Jackson's lenient defaults would turn {@code "seats": 1.5} into 1 and {@code "seats": "10"} into 10: a write the
- * client never asked for. Turnstile refuses such input (400 naming the field) instead of guessing.
+ * Jackson's lenient defaults would turn {@code "seats": 1.5} into 1, {@code "seats": "10"} into 10 and
+ * {@code "customerId": 5} into "5": a write the client never asked for. Turnstile refuses such input (400 naming the
+ * field) instead of guessing. Unknown fields are refused by {@code quarkus.jackson.fail-on-unknown-properties}.
  */
 @Singleton
 public class StrictJsonInput implements ObjectMapperCustomizer {
@@ -25,6 +27,11 @@ public class StrictJsonInput implements ObjectMapperCustomizer {
         mapper.coercionConfigDefaults()
                 .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
+        // a string field takes a JSON string only: Jackson would otherwise write the number or boolean as text
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
         mapper.configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false);
     }
 }

@@ -10,7 +10,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.StartupEvent;
@@ -34,11 +33,10 @@ public class LocalDynamoDbTables {
     private final Instance<CreateTableRequest> tables;
     private final boolean create;
 
-    LocalDynamoDbTables(DynamoDbAsyncClient dynamo, @Any Instance<CreateTableRequest> tables,
-            @ConfigProperty(name = "turnstile.local-dynamodb.create-tables", defaultValue = "false") boolean create) {
+    LocalDynamoDbTables(DynamoDbAsyncClient dynamo, @Any Instance<CreateTableRequest> tables, LocalDynamoDbConfig config) {
         this.dynamo = dynamo;
         this.tables = tables;
-        this.create = create;
+        this.create = config.createTables();
     }
 
     void createMissing(@Observes @Priority(1) StartupEvent startup) {

@@ -1,30 +1,29 @@
 package dev.turnstile.local;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.flywaydb.core.Flyway;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgConnection;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgException;
 
 /**
- * Dev and test only: creates the configured database when it is missing and applies {@code db/schema.sql}.
- * Production applies the schema as a separate step (see the README): a Lambda cold start must not migrate.
+ * Dev and test only: creates the configured database when it is missing, then migrates it with Flyway
+ * ({@code db/migration}). Flyway cannot create a database, which is why the migration starts here rather than through
+ * {@code quarkus.flyway.migrate-at-start} (that would run before this observer). Production migrates as a separate
+ * step (docs/ship.md): a Lambda cold start must not migrate.
  */
 @ApplicationScoped
 public class LocalPostgres {
@@ -34,35 +33,35 @@ public class LocalPostgres {
     private static final String DUPLICATE_DATABASE = "42P04";
 
     private final Vertx vertx;
-    private final Pool pool;
-    private final boolean prepare;
+    /** Looked up only when preparing: in production the JDBC datasource, and so Flyway, is inactive. */
+    private final Instance<Flyway> flyway;
+    private final LocalPostgresConfig config;
     private final String url;
     private final String username;
     private final Optional<String> password;
 
-    LocalPostgres(Vertx vertx, Pool pool,
-            @ConfigProperty(name = "turnstile.local-postgres.prepare", defaultValue = "false") boolean prepare,
+    LocalPostgres(Vertx vertx, Instance<Flyway> flyway, LocalPostgresConfig config,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
             @ConfigProperty(name = "quarkus.datasource.username", defaultValue = "postgres") String username,
             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
         this.vertx = vertx;
-        this.pool = pool;
-        this.prepare = prepare;
+        this.flyway = flyway;
+        this.config = config;
         this.url = url;
         this.username = username;
         this.password = password;
     }
 
     void prepare(@Observes @Priority(1) StartupEvent startup) {
-        if (!prepare) {
+        if (!config.prepare()) {
             return;
         }
         PgConnectOptions target = PgConnectOptions.fromUri(url.replaceFirst("^vertx-reactive:", ""))
                 .setUser(username);
         password.ifPresent(target::setPassword);
         ensureDatabase(target);
-        pool.query(schema()).execute().await().atMost(TIMEOUT);
-        LOG.infof("PostgreSQL schema applied to %s", target.getDatabase());
+        int applied = flyway.get().migrate().migrationsExecuted;
+        LOG.infof("PostgreSQL database %s migrated (%d migrations applied)", target.getDatabase(), applied);
     }
 
     private void ensureDatabase(PgConnectOptions target) {
@@ -98,14 +97,6 @@ public class LocalPostgres {
             if (!DUPLICATE_DATABASE.equals(e.getSqlState())) {
                 throw e;
             }
-        }
-    }
-
-    private static String schema() {
-        try (InputStream in = LocalPostgres.class.getResourceAsStream("/db/schema.sql")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,6 +1,8 @@
--- Turnstile's PostgreSQL schema. Idempotent: dev and test apply it at start; production applies it as a
--- separate step (psql -f), never from a Lambda cold start. The whole file runs as one implicit transaction,
--- and the advisory lock keeps two JVMs starting at once from racing on CREATE ... IF NOT EXISTS.
+-- Turnstile's PostgreSQL schema as it stood when Flyway took over (issue 10): the former db/schema.sql, statement
+-- for statement. It stays idempotent on purpose: a database made by that file has no flyway_schema_history, so
+-- Flyway baselines it at version 0 (quarkus.flyway.baseline-on-migrate) and runs this script over the tables that
+-- are already there. Later changes are new versioned scripts (V2__...), never edits of this one. The advisory
+-- lock dates from the file's psql days; Flyway takes its own lock as well.
 SELECT pg_advisory_xact_lock(7215001);
 
 CREATE TABLE IF NOT EXISTS fares (
@@ -65,9 +67,3 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
     expires_at    timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
-
--- issue 10 (booking/idempotency):
--- An answer kept under a key is done or refused (a refusal's problem document carries its own status); no HTTP
--- status is stored any more. status_code stays for the keys stored before this column, read as status_code >= 400
--- until they expire (turnstile.idempotency.ttl), and may be dropped after that.
-ALTER TABLE idempotency_keys ADD COLUMN IF NOT EXISTS refused boolean;

@@ -1,0 +1,56 @@
+package dev.turnstile;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The import graph of issue 10: two wings ({@code rental}, {@code booking}) over a floor ({@code problem}, {@code retry},
+ * {@code idempotency}, {@code json}) that neither wing's internals leak into; HTTP known to resources alone; the dev/test
+ * launchers ({@code local}) depended on by nothing. Main classes only: a test may reach anywhere.
+ */
+@AnalyzeClasses(packages = "dev.turnstile", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    private static final String RENTAL = "dev.turnstile.rental..";
+    private static final String BOOKING = "dev.turnstile.booking..";
+    private static final String[] FLOOR = { "dev.turnstile.problem..", "dev.turnstile.retry..",
+            "dev.turnstile.idempotency..", "dev.turnstile.json.." };
+
+    @ArchTest
+    static final ArchRule rentalDoesNotKnowBooking = noClasses().that().resideInAPackage(RENTAL)
+            .should().dependOnClassesThat().resideInAPackage(BOOKING);
+
+    @ArchTest
+    static final ArchRule bookingDoesNotKnowRental = noClasses().that().resideInAPackage(BOOKING)
+            .should().dependOnClassesThat().resideInAPackage(RENTAL);
+
+    @ArchTest
+    static final ArchRule theFloorKnowsNoWing = noClasses().that().resideInAnyPackage(FLOOR)
+            .should().dependOnClassesThat().resideInAnyPackage(RENTAL, BOOKING);
+
+    @ArchTest
+    static final ArchRule nothingOutsideRentalImportsIt = noClasses().that().resideOutsideOfPackage(RENTAL)
+            .should().dependOnClassesThat().resideInAPackage(RENTAL);
+
+    @ArchTest
+    static final ArchRule nothingOutsideBookingImportsIt = noClasses().that().resideOutsideOfPackage(BOOKING)
+            .should().dependOnClassesThat().resideInAPackage(BOOKING);
+
+    /**
+     * The HTTP edge: JAX-RS belongs to the resources ({@code *Resource}) and to the problem mappers, which turn
+     * exceptions into HTTP answers. Services, repositories and everything else take and return plain values.
+     */
+    @ArchTest
+    static final ArchRule onlyResourcesAndProblemMappersKnowHttp = noClasses()
+            .that().haveSimpleNameNotEndingWith("Resource")
+            .and().resideOutsideOfPackage("dev.turnstile.problem..")
+            .should().dependOnClassesThat().resideInAPackage("jakarta.ws.rs..");
+
+    @ArchTest
+    static final ArchRule nothingDependsOnTheLocalLaunchers = noClasses().that().resideOutsideOfPackage("dev.turnstile.local..")
+            .should().dependOnClassesThat().resideInAPackage("dev.turnstile.local..");
+}

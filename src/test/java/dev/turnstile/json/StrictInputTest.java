@@ -1,0 +1,137 @@
+package dev.turnstile.json;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+
+/**
+ * The README's promise of strict input: no field is guessed (a number is not a string, a string is not a boolean),
+ * no field is ignored, and the errors Vert.x answers before JAX-RS (body too large, a broken URL) are problem
+ * documents like every other. Each refusal leaves the stored bike or fare as it was.
+ */
+@QuarkusTest
+class StrictInputTest {
+
+    private String bikeId;
+    private String flightId;
+
+    @BeforeEach
+    void aBikeAndAFare() {
+        bikeId = "strict-" + UUID.randomUUID();
+        json("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}").post("/bikes").then().statusCode(201);
+        flightId = "strict-" + UUID.randomUUID();
+        json("{\"seats\":5}").put(farePath()).then().statusCode(201);
+    }
+
+    @Test
+    void aNumberIsNotACustomerId() {
+        Map<String, Object> before = bike();
+        refused(json("{\"customerId\":5}").post("/bikes/" + bikeId + "/rent"), "customerId");
+        refused(json("{\"customerId\":5.5}").post("/bikes/" + bikeId + "/rent"), "customerId");
+        refused(json("{\"customerId\":true}").post("/bikes/" + bikeId + "/rent"), "customerId");
+        assertEquals(before, bike(), "a refused rent must not write");
+    }
+
+    @Test
+    void aNumberIsNotAPassengerId() {
+        Map<String, Object> before = fare();
+        refused(json("{\"passengerId\":5}").post(farePath() + "/bookings"), "passengerId");
+        assertEquals(before, fare(), "a refused booking must not sell a seat");
+    }
+
+    @Test
+    void aBooleanIsNotAStringOrANumber() {
+        Map<String, Object> before = fare();
+        refused(json("{\"passengerId\":\"p-1\",\"elite\":\"true\"}").post(farePath() + "/bookings"), "elite");
+        refused(json("{\"passengerId\":\"p-1\",\"elite\":1}").post(farePath() + "/bookings"), "elite");
+        assertEquals(before, fare());
+    }
+
+    @Test
+    void anUnknownFieldIsNamed() {
+        Map<String, Object> bikeBefore = bike();
+        refused(json("{\"customerId\":\"c-1\",\"customer\":\"c-1\"}").post("/bikes/" + bikeId + "/rent"), "customer");
+        assertEquals(bikeBefore, bike());
+        Map<String, Object> fareBefore = fare();
+        refused(json("{\"passengerId\":\"p-1\",\"vip\":true}").post(farePath() + "/bookings"), "vip");
+        refused(json("{\"seats\":9,\"seat\":9}").put(farePath()), "seat");
+        assertEquals(fareBefore, fare());
+    }
+
+    @Test
+    void aBodyOverTheLimitIsAProblem() {
+        Map<String, Object> before = bike();
+        String huge = "x".repeat(65 * 1024);
+        json("{\"customerId\":\"" + huge + "\"}").post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(413).contentType("application/problem+json")
+                .body("status", is(413))
+                .body("reason", is("PAYLOAD_TOO_LARGE"))
+                .body("detail", containsString("64"));
+        assertEquals(before, bike());
+    }
+
+    @Test
+    void brokenPercentEncodingIsAProblem() throws IOException {
+        for (String target : List.of("/bikes/%zz", "/flights/%E0%A4%A/fares/Y", "/bikes?station=%zz")) {
+            String answer = rawGet(target);
+            assertTrue(answer.startsWith("HTTP/1.1 400 "), target + " answered " + answer);
+            assertTrue(answer.toLowerCase(Locale.ROOT).contains("content-type: application/problem+json"), answer);
+            assertTrue(answer.contains("\"reason\":\"MALFORMED_URL\""), answer);
+        }
+    }
+
+    /** rest-assured and java.net.URI refuse to send a broken escape, so this writes the request line itself. */
+    private static String rawGet(String target) throws IOException {
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void refused(Response response, String field) {
+        response.then().log().ifValidationFails().statusCode(400).contentType("application/problem+json")
+                .body("reason", is("INVALID_REQUEST"))
+                .body("errors[0].field", is(field))
+                .body("detail", containsString(field));
+    }
+
+    private String farePath() {
+        return "/flights/" + flightId + "/fares/Y";
+    }
+
+    private Map<String, Object> bike() {
+        return given().get("/bikes/" + bikeId).then().statusCode(200).extract().jsonPath().getMap("");
+    }
+
+    private Map<String, Object> fare() {
+        return given().get(farePath()).then().statusCode(200).extract().jsonPath().getMap("");
+    }
+
+    private static RequestSpecification json(String body) {
+        return given().contentType(ContentType.JSON).body(body);
+    }
+}
