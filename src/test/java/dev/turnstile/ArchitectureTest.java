@@ -41,12 +41,15 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage(BOOKING);
 
     /**
-     * The HTTP edge: JAX-RS belongs to the resources ({@code *Resource}) and to the problem mappers, which turn
-     * exceptions into HTTP answers. Services, repositories and everything else take and return plain values.
+     * The HTTP edge: JAX-RS belongs to the resources ({@code *Resource}), to the converters that read their query
+     * parameters into enums, and to the problem mappers, which turn exceptions into HTTP answers. Services,
+     * repositories and everything else take and return plain values.
      */
     @ArchTest
-    static final ArchRule onlyResourcesAndProblemMappersKnowHttp = noClasses()
+    static final ArchRule onlyTheHttpEdgeKnowsHttp = noClasses()
             .that().haveSimpleNameNotEndingWith("Resource")
+            .and().doNotImplement(jakarta.ws.rs.ext.ParamConverterProvider.class)
+            .and().doNotImplement(jakarta.ws.rs.ext.ParamConverter.class)
             .and().resideOutsideOfPackage("dev.turnstile.problem..")
             .should().dependOnClassesThat().resideInAPackage("jakarta.ws.rs..");
 
