@@ -15,8 +15,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import dev.turnstile.LambdaMode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -92,6 +95,9 @@ class StrictInputTest {
 
     @Test
     void brokenPercentEncodingIsAProblem() throws IOException {
+        // Under -Plambda the request reaches the function as an API Gateway event, not through the Vert.x route that
+        // answers a broken URL; what Lambda answers to one is not checked here.
+        Assumptions.assumeFalse(LambdaMode.active(), "a broken URL never reaches the Vert.x routes under -Plambda");
         for (String target : List.of("/bikes/%zz", "/flights/%E0%A4%A/fares/Y", "/bikes?station=%zz")) {
             String answer = rawGet(target);
             assertTrue(answer.startsWith("HTTP/1.1 400 "), target + " answered " + answer);
