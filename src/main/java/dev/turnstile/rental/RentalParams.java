@@ -7,20 +7,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.ext.ParamConverter;
 import jakarta.ws.rs.ext.ParamConverterProvider;
 import jakarta.ws.rs.ext.Provider;
 
 import dev.turnstile.problem.ProblemException;
-import dev.turnstile.problem.ProblemMappers;
 
 /**
  * Reads the rental API's enum parameters: {@code mode} ({@link RentMode}, by its label) and the listing's
  * {@code status} ({@link BikeStatus}, by its name). Any other value is 400 INVALID_REQUEST naming the parameter and
- * the values it may take. A converter's own exception would reach the client as a bare 404 (JAX-RS wraps it in
- * NotFoundException), so the refusal leaves as a WebApplicationException that already holds the problem answer,
- * which JAX-RS sends as it is.
+ * the values it may take, as booking's {@code strategy} is (JAX-RS wraps a converter's exception in a 404;
+ * ProblemMappers answers the ProblemException inside it).
  */
 @Provider
 public class RentalParams implements ParamConverterProvider {
@@ -58,9 +55,8 @@ public class RentalParams implements ParamConverterProvider {
                     return candidate;
                 }
             }
-            ProblemException unknown = ProblemException.invalid(
+            throw ProblemException.invalid(
                     List.of(new ProblemException.FieldError(parameter, "must be one of " + labels)), Map.of("allowed", labels));
-            throw new WebApplicationException(unknown, ProblemMappers.respond(unknown.toProblem()));
         }
 
         @Override
