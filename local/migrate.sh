@@ -5,6 +5,8 @@
 #   bash local/migrate.sh postgresql://127.0.0.1:5432/turnstile [user]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The packaged build does not start without identity settings, even to migrate; locally it gets the dev ones.
+[ -n "${TURNSTILE_IDENTITY_ISSUER:-}" ] || { set -a; . local/dev-identity.env; set +a; }
 url="${1:?usage: local/migrate.sh postgresql://HOST:PORT/DATABASE [user]}"
 user="${2:-postgres}"
 [ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -q -B package -DskipTests

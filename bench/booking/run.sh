@@ -8,6 +8,7 @@
 #        default; 0 = no gate), SKIP_GATES=1
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
 if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
   # -o: the lock fd is not inherited, so a daemon the run starts (PgBouncer) cannot hold the lock after it
   exec env TURNSTILE_BENCH_LOCKED=1 flock -o /tmp/turnstile-bench.lock "$0" "$@"

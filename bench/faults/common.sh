@@ -1,5 +1,6 @@
 # Shared by bench/faults/booking.sh and rental.sh (sourced): the tools they need, stopping what they started, logging.
 
+set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
 for tool in jq curl psql node; do
   command -v $tool >/dev/null || { apt-get update -qq && apt-get install -y -qq jq curl postgresql-client >/dev/null; break; }
 done

@@ -4,6 +4,7 @@
 # Extra JVM options for the app: JAVA_OPTS='-Xmx...' bench/rental/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
 CLIENTS=${1:-64}
 SECONDS_MEASURED=${2:-20}
 WARMUP=${3:-5}

@@ -6,6 +6,7 @@
 # Prints the folder with peer.txt, turnstile.txt and compare.txt (../shared/bench/compare.py).
 set -u
 cd "$(dirname "$0")/../.."
+set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
 ROOT=$PWD
 SHARED=$(cd "${SHARED:-../shared}" && pwd)
 OUT=$ROOT/target/side-by-side-$(date +%s)

@@ -15,6 +15,8 @@
 # turnstile_startup, and the four DynamoDB tables into a dynalite it starts for the run (startup.mjs tables).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
+TURNSTILE_IDENTITY_PUBLIC_KEY_LOCATION=$PWD/$TURNSTILE_IDENTITY_PUBLIC_KEY_LOCATION   # some runs start in target/quarkus-app
 
 RUNS=${RUNS:-5}
 PORT=${PORT:-18083}

@@ -18,7 +18,7 @@ class ArchitectureTest {
     private static final String RENTAL = "dev.turnstile.rental..";
     private static final String BOOKING = "dev.turnstile.booking..";
     private static final String[] FLOOR = { "dev.turnstile.problem..", "dev.turnstile.retry..",
-            "dev.turnstile.idempotency..", "dev.turnstile.json.." };
+            "dev.turnstile.idempotency..", "dev.turnstile.json..", "dev.turnstile.identity.." };
 
     @ArchTest
     static final ArchRule rentalDoesNotKnowBooking = noClasses().that().resideInAPackage(RENTAL)

@@ -21,6 +21,9 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
@@ -88,6 +91,21 @@ public class ProblemMappers {
         String title = known == null ? "HTTP " + status : known.getReasonPhrase();
         String reason = known == null ? "HTTP_" + status : known.name();
         return respond(new Problem(status, reason, title, e.getMessage(), Map.of()));
+    }
+
+    // --- Identity: authentication runs when a route asks for a role (quarkus.http.auth.proactive=false), so its
+    // failures reach these mappers and leave as problem+json like every other error ---
+
+    /** No token, or one that is expired, wrongly signed, from another issuer or audience, or unsigned. */
+    @ServerExceptionMapper({ AuthenticationFailedException.class, UnauthorizedException.class })
+    public Response unauthenticated(RuntimeException e) {
+        return Response.fromResponse(respond(new Problem(401, "UNAUTHENTICATED", "Unauthenticated",
+                "A valid bearer token is required", Map.of()))).header("WWW-Authenticate", "Bearer").build();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return respond(new Problem(403, "FORBIDDEN", "Forbidden", "The token's roles do not allow this", Map.of()));
     }
 
     // --- DynamoDB (AWS SDK) faults: unreachable, timing out or throttling is transient, a 503 the client retries ---

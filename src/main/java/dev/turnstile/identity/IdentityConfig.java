@@ -1,0 +1,49 @@
+package dev.turnstile.identity;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * {@code turnstile.identity.*}. The three token settings have no default outside dev and test: a production start
+ * without them fails, naming the property, instead of accepting tokens from any issuer.
+ */
+@ConfigMapping(prefix = "turnstile.identity")
+public interface IdentityConfig {
+
+    /** The {@code iss} every token must carry (mp.jwt.verify.issuer follows it). */
+    @NotBlank
+    String issuer();
+
+    /** The {@code aud} every token must carry (mp.jwt.verify.audiences follows it). */
+    @NotBlank
+    String audience();
+
+    /** The public key (PEM or JWK file, or a JWKS URL such as Cognito's) that verifies the signature. */
+    @NotBlank
+    String publicKeyLocation();
+
+    Elite elite();
+
+    /**
+     * Booking and renting attempts one customer may make per second on one instance; more are answered 429 with
+     * Retry-After. Staff are not limited. 0 turns the limit off.
+     */
+    @WithDefault("20")
+    @Min(0)
+    int attemptsPerSecond();
+
+    /** Elite status is read from one claim: a string claim that must equal the value, or a list that holds it. */
+    interface Elite {
+
+        @WithDefault("tier")
+        @NotBlank
+        String claim();
+
+        @WithDefault("elite")
+        @NotBlank
+        String value();
+    }
+}
