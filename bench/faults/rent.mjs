@@ -6,11 +6,13 @@
 // returned) and stops. Built-in fetch only.
 // A "false 409" is NOT_AVAILABLE on a rent, or NOT_RENTED on a return, answered to a retry of a request whose first
 // answer was a 503, a 409 IDEMPOTENCY_IN_PROGRESS or lost: the very request was applied and its key must replay it.
-// Env: BASE (http://127.0.0.1:18093), CLIENTS (64), RUN (tag for keys and customers), BIKE_PREFIX, STATION,
+// Env: TURNSTILE_TOKEN (a staff token: staff act for each client's customer and are not rate-limited),
+//      BASE (http://127.0.0.1:18093), CLIENTS (64), RUN (tag for keys and customers), BIKE_PREFIX, STATION,
 //      STOP_FILE, LOAD_S (60, hard limit of the load), OP_DEADLINE_S (40 per operation), OUT (OUT.json summary)
 import { existsSync, writeFileSync } from 'node:fs'
 
 const base = process.env.BASE || 'http://127.0.0.1:18093'
+const auth = { Authorization: `Bearer ${process.env.TURNSTILE_TOKEN}` }
 const clients = Number(process.env.CLIENTS || 64)
 const run = process.env.RUN || String(Date.now())
 const bikePrefix = process.env.BIKE_PREFIX || `${run}-b`
@@ -48,7 +50,7 @@ async function operate(kind, bikeId, body, key) {
     try {
       res = await fetch(url, {
         method: 'POST', body: text, signal: AbortSignal.timeout(10000),
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': key },
       })
       raw = await res.text()
     } catch (e) {
@@ -115,7 +117,7 @@ async function operate(kind, bikeId, body, key) {
 async function resync(bikeId, customerId, n) {
   for (let i = 0; i < 20; i++) {
     try {
-      const res = await fetch(`${base}/bikes/${bikeId}`, { signal: AbortSignal.timeout(10000) })
+      const res = await fetch(`${base}/bikes/${bikeId}`, { headers: auth, signal: AbortSignal.timeout(10000) })
       if (res.status === 200) {
         const bike = await res.json()
         if (bike.status !== 'RENTED') return

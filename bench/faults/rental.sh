@@ -81,6 +81,8 @@ T0=$SECONDS
 for _ in $(seq 1 150); do curl -sf -m 1 $BASE/q/health/ready >/dev/null && break; sleep 0.2; done
 curl -sf -m 2 $BASE/q/health/ready >/dev/null || { log "service not ready"; tail -30 "$WORK/app.log" >&2; exit 1; }
 log "service pid $APP ready after $((SECONDS - T0)) s"
+# staff acting for each client's customer (rent.mjs reads it too): per-customer attempt limits do not apply to staff
+export TURNSTILE_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
 
 # --- results -----------------------------------------------------------------------------------------------------
 declare -A FIG
@@ -100,7 +102,7 @@ check() { # name value condition(0/1)
 created=0
 for i in $(seq 0 $((CLIENTS - 1))); do
   for kind in b w; do
-    code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+    code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $TURNSTILE_TOKEN" \
       -d "{\"bikeId\": \"$STATION-$kind$i\", \"station\": \"$STATION\"}" "$BASE/bikes")
     [ "$code" = 201 ] && [ $kind = b ] && created=$((created + 1))
   done
@@ -128,7 +130,7 @@ bikes_check() { # summary kind figure-name
   AVAIL=0
   for i in $(seq 0 $((CLIENTS - 1))); do
     id="$STATION-$kind$i"
-    bike=$(curl -s -m 5 "$BASE/bikes/$id")
+    bike=$(curl -s -m 5 -H "Authorization: Bearer $TURNSTILE_TOKEN" "$BASE/bikes/$id")
     rides=$(echo "$bike" | jq -r '.ridesSinceService // "?"' 2>/dev/null || echo '?')
     status=$(echo "$bike" | jq -r '.status // "?"' 2>/dev/null || echo '?')
     rents=$(jq -r --arg id "$id" '.perBike[$id].confirmedRents // "?"' "$sum")

@@ -49,6 +49,8 @@ PIDS+=($APP)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/q/health/live" >/dev/null && break; sleep 0.2; done
 curl -sf "http://127.0.0.1:$PORT/q/health/live" >/dev/null || { cat "$WORK/app.log"; exit 1; }
 
+# staff acting for each client's customer: one account per client would meet the per-customer attempt limit
+export TURNSTILE_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
 echo "date=$(date -u +%Y-%m-%dT%H:%MZ) host_cpus=$(nproc) java=$(java -version 2>&1 | head -1) app_opts='${JAVA_OPTS:-}'"
 echo "app RSS after start: $(awk '/VmRSS/ {print $2/1024 " MB"}' /proc/$APP/status)"
 java -cp 'target/quarkus-app/lib/main/*' bench/rental/Bench.java \

@@ -84,6 +84,12 @@ public record Bike(
                 generation, leaseHolder, leaseExpiresAt, leaseToken, appliedKeys);
     }
 
+    /** This bike as shown to someone who may not know who rents it. */
+    Bike withoutRenter() {
+        return new Bike(bikeId, station, status, ridesSinceService, null, rentedAt, note, version,
+                generation, leaseHolder, leaseExpiresAt, leaseToken, appliedKeys);
+    }
+
     Bike withNote(String newNote) {
         return new Bike(bikeId, station, status, ridesSinceService, rentedBy, rentedAt, newNote, version,
                 generation, leaseHolder, leaseExpiresAt, leaseToken, appliedKeys);

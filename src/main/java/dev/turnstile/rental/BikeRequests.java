@@ -29,11 +29,12 @@ public final class BikeRequests {
         }
     }
 
-    public record Rent(@NotBlank @Identifier String customerId) {
+    /** {@code customerId} is optional: the token says who rents; when given it must be the token's subject (or staff's customer). */
+    public record Rent(@Identifier String customerId) {
     }
 
     public record Return(
-            @NotBlank @Identifier String customerId,
+            @Identifier String customerId,
             @NotBlank @Identifier String station) {
     }
 

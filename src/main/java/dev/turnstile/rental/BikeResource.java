@@ -5,6 +5,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -41,6 +42,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.Keyed;
+import dev.turnstile.identity.AttemptLimits;
+import dev.turnstile.identity.Caller;
+import dev.turnstile.identity.Callers;
+import dev.turnstile.identity.Roles;
 import dev.turnstile.json.Identifier;
 import dev.turnstile.problem.Problem;
 import dev.turnstile.problem.ProblemException;
@@ -64,10 +69,14 @@ public class BikeResource {
 
     private final RentalService rentals;
     private final LeaseService leases;
+    private final Callers callers;
+    private final AttemptLimits limits;
 
-    BikeResource(RentalService rentals, LeaseService leases) {
+    BikeResource(RentalService rentals, LeaseService leases, Callers callers, AttemptLimits limits) {
         this.rentals = rentals;
         this.leases = leases;
+        this.callers = callers;
+        this.limits = limits;
     }
 
     @POST
@@ -79,6 +88,11 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed(Roles.STAFF)
     public Uni<Response> create(@Valid @NotNull BikeRequests.NewBike body, @Context UriInfo uri) {
         return rentals.create(body.toBike())
                 .map(bike -> Response.created(uri.getAbsolutePathBuilder().path(bike.bikeId()).build())
@@ -96,10 +110,16 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
     public Uni<Response> get(@PathParam("bikeId") @Identifier String bikeId, @Context Request request) {
+        Caller caller = callers.current();
         return rentals.get(bikeId).map(bike -> {
             Response.ResponseBuilder unchanged = request.evaluatePreconditions(tag(bike));
-            return (unchanged != null ? unchanged : Response.ok(bike)).tag(tag(bike)).build();
+            return (unchanged != null ? unchanged : Response.ok(shownTo(caller, bike))).tag(tag(bike)).build();
         });
     }
 
@@ -114,16 +134,23 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
     public Uni<Response> atStation(@QueryParam("station") @NotBlank @Identifier String station,
             @QueryParam("status") BikeStatus status,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(500) int limit,
             @QueryParam("cursor") @Size(max = 200) String cursor, @Context UriInfo uri) {
         Optional<String> after = Optional.ofNullable(cursor).map(BikeResource::afterBikeId);
+        Caller caller = callers.current();
         return rentals.atStation(station, Optional.ofNullable(status), limit, after)
                 .map(page -> {
+                    List<Bike> shown = page.bikes().stream().map(bike -> shownTo(caller, bike)).toList();
                     Optional<String> next = page.lastBikeId().map(last -> ENCODER.encodeToString(
                             last.getBytes(StandardCharsets.UTF_8)));
-                    Response.ResponseBuilder answer = Response.ok(new StationPage(page.bikes(), next.orElse(null)));
+                    Response.ResponseBuilder answer = Response.ok(new StationPage(shown, next.orElse(null)));
                     next.ifPresent(token -> answer.link(uri.getRequestUriBuilder().replaceQueryParam("cursor", token).build(), "next"));
                     return answer.build();
                 });
@@ -162,23 +189,33 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN, or NOT_YOUR_ACCOUNT: a customer's body names another customer",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS: the customer's attempts per second are used up, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
     public Uni<Response> rent(@PathParam("bikeId") @Identifier String bikeId,
             @QueryParam(RentMode.PARAMETER) @DefaultValue("read-decide-write")
             @Parameter(schema = @Schema(type = SchemaType.STRING, enumeration = { "condition", "read-decide-write" })) RentMode mode,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Rent body) {
+        Caller caller = callers.current();
+        limits.admit(caller);
+        String customerId = caller.actingFor(body.customerId());
         if (mode == RentMode.CONDITION) {
             if (idempotencyKey != null) {
                 // one UpdateItem cannot also write the key's record; the read-decide-write path can
                 throw ProblemException.invalid(Idempotency.HEADER, "cannot be combined with mode=condition");
             }
-            return rentals.rentByCondition(bikeId, body.customerId(), leaseToken).map(BikeResource::ok);
+            return rentals.rentByCondition(bikeId, customerId, leaseToken).map(BikeResource::ok);
         }
         if (idempotencyKey == null) {
-            return rentals.rent(bikeId, body.customerId(), leaseToken).map(BikeResource::ok);
+            return rentals.rent(bikeId, customerId, leaseToken).map(BikeResource::ok);
         }
-        return rentals.rent(bikeId, body.customerId(), leaseToken, idempotencyKey).map(BikeResource::keyed);
+        return rentals.rent(bikeId, customerId, leaseToken, caller.scope(idempotencyKey)).map(BikeResource::keyed);
     }
 
     @POST
@@ -196,13 +233,23 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN, or NOT_YOUR_ACCOUNT: a customer's body names another customer",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS: the customer's attempts per second are used up, with Retry-After",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
     public Uni<Response> giveBack(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @Valid @NotNull BikeRequests.Return body) {
+        Caller caller = callers.current();
+        limits.admit(caller);
+        String customerId = caller.actingFor(body.customerId());
         if (idempotencyKey == null) {
-            return rentals.giveBack(bikeId, body.customerId(), body.station()).map(BikeResource::ok);
+            return rentals.giveBack(bikeId, customerId, body.station()).map(BikeResource::ok);
         }
-        return rentals.giveBack(bikeId, body.customerId(), body.station(), idempotencyKey).map(BikeResource::keyed);
+        return rentals.giveBack(bikeId, customerId, body.station(), caller.scope(idempotencyKey)).map(BikeResource::keyed);
     }
 
     @POST
@@ -221,13 +268,18 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed(Roles.STAFF)
     public Uni<Response> service(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken) {
         if (idempotencyKey == null) {
             return rentals.service(bikeId, leaseToken).map(BikeResource::ok);
         }
-        return rentals.service(bikeId, leaseToken, idempotencyKey).map(BikeResource::keyed);
+        return rentals.service(bikeId, leaseToken, callers.current().scope(idempotencyKey)).map(BikeResource::keyed);
     }
 
     @PATCH
@@ -246,6 +298,11 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed(Roles.STAFF)
     public Uni<Response> annotate(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Note body, @Context Request request) {
@@ -271,6 +328,11 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed(Roles.STAFF)
     public Uni<Response> delete(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Context Request request) {
@@ -293,6 +355,11 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed(Roles.STAFF)
     public Uni<Response> lease(@PathParam("bikeId") @Identifier String bikeId,
             @Valid @NotNull BikeRequests.LeaseTerms body) {
         return leases.acquire(bikeId, body.holder(), body.ttlSeconds())
@@ -308,6 +375,11 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @RolesAllowed(Roles.STAFF)
     public Uni<Response> release(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(LEASE_TOKEN) @NotBlank @Size(max = 64) String leaseToken) {
         return leases.release(bikeId, leaseToken).map(released -> Response.noContent().build());
@@ -324,6 +396,11 @@ public class BikeResource {
             throw RentalProblems.staleVersion(seen);
         }
         return seen;
+    }
+
+    /** Who rents a bike is shown only to that customer and to staff. */
+    private static Bike shownTo(Caller caller, Bike bike) {
+        return caller.mayRead(bike.rentedBy()) ? bike : bike.withoutRenter();
     }
 
     private static Response ok(Bike bike) {

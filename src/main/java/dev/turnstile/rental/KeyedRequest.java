@@ -3,17 +3,15 @@ package dev.turnstile.rental;
 import dev.turnstile.idempotency.Idempotency;
 
 /**
- * A rent, return or service that carried an {@code Idempotency-Key}: the record's id (caller scope and key) and the
+ * A rent, return or service that carried an {@code Idempotency-Key}: the record's id (the key in the caller's scope) and the
  * request's fingerprint, made of what the request asks for (the operation, the bike, and the values that decide the
  * outcome), never of how it was addressed or of the key itself.
  */
 public record KeyedRequest(String id, String fingerprint) {
 
-    /** The workshop carries no caller identity yet: its keys share one scope. */
-    static final String WORKSHOP_SCOPE = "workshop";
-
-    static KeyedRequest of(String scope, String key, String operation, String bikeId, String... deciding) {
-        return new KeyedRequest(scope + "|" + key,
+    /** {@code scopedKey}: the Idempotency-Key in the caller's own space (Caller#scope). */
+    static KeyedRequest of(String scopedKey, String operation, String bikeId, String... deciding) {
+        return new KeyedRequest(scopedKey,
                 Idempotency.sha256Hex(operation + '\n' + bikeId + '\n' + String.join("\n", deciding)));
     }
 

@@ -102,8 +102,8 @@ public class RentalService {
         return plain(bikeId, rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
     }
 
-    public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, String idempotencyKey) {
-        return keyed(bikeId, KeyedRequest.of(customerId, idempotencyKey, "rent", bikeId, customerId),
+    public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, String scopedKey) {
+        return keyed(bikeId, KeyedRequest.of(scopedKey, "rent", bikeId, customerId),
                 rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
     }
 
@@ -148,8 +148,8 @@ public class RentalService {
         return plain(bikeId, returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
     }
 
-    public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, String idempotencyKey) {
-        return keyed(bikeId, KeyedRequest.of(customerId, idempotencyKey, "return", bikeId, customerId, station),
+    public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, String scopedKey) {
+        return keyed(bikeId, KeyedRequest.of(scopedKey, "return", bikeId, customerId, station),
                 returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
     }
 
@@ -165,8 +165,8 @@ public class RentalService {
         return plain(bikeId, (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
     }
 
-    public Uni<KeyedAnswer> service(String bikeId, String leaseToken, String idempotencyKey) {
-        return keyed(bikeId, KeyedRequest.of(KeyedRequest.WORKSHOP_SCOPE, idempotencyKey, "service", bikeId),
+    public Uni<KeyedAnswer> service(String bikeId, String leaseToken, String scopedKey) {
+        return keyed(bikeId, KeyedRequest.of(scopedKey, "service", bikeId),
                 (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
     }
 

@@ -1,15 +1,15 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
-import static org.hamcrest.Matchers.startsWith;
 import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,14 +21,14 @@ import io.restassured.http.ContentType;
 class BikeApiTest {
 
     static void create(String bikeId, String station, int rides) {
-        given().contentType(ContentType.JSON)
+        asStaff().contentType(ContentType.JSON)
                 .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"" + station + "\",\"ridesSinceService\":" + rides + "}")
                 .post("/bikes").then().statusCode(201);
     }
 
     /** The bike's current entity tag, quotes included, as a client would send it back in If-Match. */
     static String etag(String bikeId) {
-        return given().get("/bikes/" + bikeId).then().statusCode(200).extract().header("ETag");
+        return asStaff().get("/bikes/" + bikeId).then().statusCode(200).extract().header("ETag");
     }
 
     static String rentBody(String customerId) {
@@ -38,14 +38,14 @@ class BikeApiTest {
     @Test
     void createAnswers201WithLocationAndFirstVersion() {
         String bikeId = unique("b");
-        given().contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}")
                 .post("/bikes")
                 .then().statusCode(201)
                 .header("Location", endsWith("/bikes/" + bikeId))
                 .header("ETag", matchesPattern("\"1-[0-9a-f]{8}\""))
                 .body("status", is("AVAILABLE")).body("ridesSinceService", is(0)).body("version", is(1));
 
-        given().get("/bikes/" + bikeId).then().statusCode(200).header("ETag", matchesPattern("\"1-[0-9a-f]{8}\""))
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).header("ETag", matchesPattern("\"1-[0-9a-f]{8}\""))
                 .body("station", is("harbour")).body("rentedBy", nullValue());
     }
 
@@ -53,13 +53,13 @@ class BikeApiTest {
     void anExistingBikeIsNeverOverwritten() {
         String bikeId = unique("b");
         create(bikeId, "harbour", 7);
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
 
-        given().contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"airport\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"airport\"}")
                 .post("/bikes")
                 .then().statusCode(409).contentType("application/problem+json").body("reason", is("BIKE_EXISTS"));
 
-        given().get("/bikes/" + bikeId).then().statusCode(200)
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200)
                 .body("station", is("harbour")).body("version", is(2)).body("ridesSinceService", is(8))
                 .body("rentedBy", is("c-1"));
     }
@@ -67,14 +67,14 @@ class BikeApiTest {
     @Test
     void unknownBikesAre404Problems() {
         String bikeId = unique("missing");
-        given().get("/bikes/" + bikeId).then().statusCode(404).contentType("application/problem+json")
+        asStaff().get("/bikes/" + bikeId).then().statusCode(404).contentType("application/problem+json")
                 .body("reason", is("BIKE_NOT_FOUND")).body("status", is(404));
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(404).body("reason", is("BIKE_NOT_FOUND"));
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
                 .then().statusCode(404).body("reason", is("BIKE_NOT_FOUND"));
-        given().post("/bikes/" + bikeId + "/service").then().statusCode(404);
-        given().get("/bikes/" + bikeId).then().statusCode(404);
+        asStaff().post("/bikes/" + bikeId + "/service").then().statusCode(404);
+        asStaff().get("/bikes/" + bikeId).then().statusCode(404);
     }
 
     @Test
@@ -82,10 +82,10 @@ class BikeApiTest {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
         String first = etag(bikeId);
-        given().header("If-None-Match", first).get("/bikes/" + bikeId).then().statusCode(304).header("ETag", is(first));
-        String second = given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+        asStaff().header("If-None-Match", first).get("/bikes/" + bikeId).then().statusCode(304).header("ETag", is(first));
+        String second = asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(200).header("ETag", startsWith("\"2-")).extract().header("ETag");
-        given().header("If-None-Match", first).get("/bikes/" + bikeId).then().statusCode(200)
+        asStaff().header("If-None-Match", first).get("/bikes/" + bikeId).then().statusCode(200)
                 .header("ETag", is(second)).body("status", is("RENTED"));
     }
 
@@ -97,11 +97,11 @@ class BikeApiTest {
         create(first, station, 0);
         create(second, station, 0);
         create(unique("b"), unique("elsewhere"), 0);
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + second + "/rent").then().statusCode(200);
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + second + "/rent").then().statusCode(200);
 
-        given().queryParam("station", station).get("/bikes").then().statusCode(200)
+        asStaff().queryParam("station", station).get("/bikes").then().statusCode(200)
                 .body("bikes.bikeId", containsInAnyOrder(first, second)).body("next", nullValue());
-        given().queryParam("station", station).queryParam("status", "AVAILABLE").get("/bikes").then().statusCode(200)
+        asStaff().queryParam("station", station).queryParam("status", "AVAILABLE").get("/bikes").then().statusCode(200)
                 .body("bikes.bikeId", contains(first));
     }
 
@@ -109,13 +109,13 @@ class BikeApiTest {
     void returnNeedsTheRenterAndARentedBike() {
         String bikeId = unique("b");
         create(bikeId, "harbour", 3);
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"airport\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"airport\"}")
                 .post("/bikes/" + bikeId + "/return").then().statusCode(409).body("reason", is("NOT_RENTED"));
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
 
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-2\",\"station\":\"airport\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"c-2\",\"station\":\"airport\"}")
                 .post("/bikes/" + bikeId + "/return").then().statusCode(409).body("reason", is("WRONG_CUSTOMER"));
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"airport\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"airport\"}")
                 .post("/bikes/" + bikeId + "/return").then().statusCode(200).header("ETag", startsWith("\"3-"))
                 .body("station", is("airport")).body("status", is("AVAILABLE")).body("rentedBy", nullValue())
                 .body("ridesSinceService", is(4));
@@ -128,16 +128,16 @@ class BikeApiTest {
         create(bikeId, "harbour", 5);
         create(due, "harbour", 30);
 
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
                 .then().statusCode(200).header("ETag", startsWith("\"2-"))
                 .body("status", is("RENTED")).body("rentedBy", is("c-1")).body("ridesSinceService", is(6));
-        given().contentType(ContentType.JSON).body(rentBody("c-2")).post("/bikes/" + bikeId + "/rent?mode=condition")
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-2")).post("/bikes/" + bikeId + "/rent?mode=condition")
                 .then().statusCode(409).body("reason", is("NOT_AVAILABLE"));
-        given().contentType(ContentType.JSON).body(rentBody("c-2")).post("/bikes/" + due + "/rent?mode=condition")
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-2")).post("/bikes/" + due + "/rent?mode=condition")
                 .then().statusCode(409).body("reason", is("SERVICE_DUE"));
 
-        given().get("/bikes/" + bikeId).then().body("rentedBy", is("c-1")).body("version", is(2)).body("ridesSinceService", is(6));
-        given().get("/bikes/" + due).then().body("status", is("AVAILABLE")).body("version", is(1)).body("ridesSinceService", is(30));
+        asStaff().get("/bikes/" + bikeId).then().body("rentedBy", is("c-1")).body("version", is(2)).body("ridesSinceService", is(6));
+        asStaff().get("/bikes/" + due).then().body("status", is("AVAILABLE")).body("version", is(1)).body("ridesSinceService", is(30));
     }
 
     @Test
@@ -145,11 +145,11 @@ class BikeApiTest {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
 
-        given().contentType(ContentType.JSON).header("If-Match", etag(bikeId)).body("{\"note\":\"bell missing\"}")
+        asStaff().contentType(ContentType.JSON).header("If-Match", etag(bikeId)).body("{\"note\":\"bell missing\"}")
                 .patch("/bikes/" + bikeId)
                 .then().statusCode(200).header("ETag", startsWith("\"2-")).body("note", is("bell missing"));
 
-        given().get("/bikes/" + bikeId).then().body("note", is("bell missing")).body("version", is(2));
+        asStaff().get("/bikes/" + bikeId).then().body("note", is("bell missing")).body("version", is(2));
     }
 
     @Test
@@ -157,15 +157,15 @@ class BikeApiTest {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
         String seen = etag(bikeId);
-        given().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"first edit\"}")
+        asStaff().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"first edit\"}")
                 .patch("/bikes/" + bikeId).then().statusCode(200);
 
-        given().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"outdated form\"}")
+        asStaff().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"outdated form\"}")
                 .patch("/bikes/" + bikeId)
                 .then().statusCode(412).contentType("application/problem+json")
                 .body("reason", is("STALE_VERSION")).body("current.version", is(2)).body("current.note", is("first edit"));
 
-        given().get("/bikes/" + bikeId).then().body("note", is("first edit")).body("version", is(2));
+        asStaff().get("/bikes/" + bikeId).then().body("note", is("first edit")).body("version", is(2));
     }
 
     @Test
@@ -173,10 +173,10 @@ class BikeApiTest {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
 
-        given().contentType(ContentType.JSON).body("{\"note\":\"no precondition\"}").patch("/bikes/" + bikeId)
+        asStaff().contentType(ContentType.JSON).body("{\"note\":\"no precondition\"}").patch("/bikes/" + bikeId)
                 .then().statusCode(428).contentType("application/problem+json").body("reason", is("PRECONDITION_REQUIRED"));
 
-        given().get("/bikes/" + bikeId).then().body("note", nullValue()).body("version", is(1));
+        asStaff().get("/bikes/" + bikeId).then().body("note", nullValue()).body("version", is(1));
     }
 
     @Test
@@ -184,31 +184,31 @@ class BikeApiTest {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
         String seen = etag(bikeId);
-        given().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"bell\"}")
+        asStaff().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"bell\"}")
                 .patch("/bikes/" + bikeId).then().statusCode(200);
 
-        given().delete("/bikes/" + bikeId).then().statusCode(428);
-        given().header("If-Match", seen).delete("/bikes/" + bikeId)
+        asStaff().delete("/bikes/" + bikeId).then().statusCode(428);
+        asStaff().header("If-Match", seen).delete("/bikes/" + bikeId)
                 .then().statusCode(412).body("reason", is("STALE_VERSION")).body("current.version", is(2));
-        given().get("/bikes/" + bikeId).then().statusCode(200).body("version", is(2));
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).body("version", is(2));
 
-        given().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId).then().statusCode(204);
-        given().get("/bikes/" + bikeId).then().statusCode(404);
+        asStaff().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId).then().statusCode(204);
+        asStaff().get("/bikes/" + bikeId).then().statusCode(404);
     }
 
     @Test
     void aRentedBikeCannotBeDeleted() {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
-        given().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + bikeId + "/rent").then().statusCode(200);
 
-        given().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId)
+        asStaff().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId)
                 .then().statusCode(409).contentType("application/problem+json").body("reason", is("BIKE_RENTED"));
-        given().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("RENTED")).body("rentedBy", is("c-1"));
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("RENTED")).body("rentedBy", is("c-1"));
 
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"harbour\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"c-1\",\"station\":\"harbour\"}")
                 .post("/bikes/" + bikeId + "/return").then().statusCode(200);
-        given().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId).then().statusCode(204);
+        asStaff().header("If-Match", etag(bikeId)).delete("/bikes/" + bikeId).then().statusCode(204);
     }
 
     @Test
@@ -216,15 +216,15 @@ class BikeApiTest {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);
         String old = etag(bikeId);
-        given().header("If-Match", old).delete("/bikes/" + bikeId).then().statusCode(204);
+        asStaff().header("If-Match", old).delete("/bikes/" + bikeId).then().statusCode(204);
         create(bikeId, "harbour", 0);
 
-        given().get("/bikes/" + bikeId).then().statusCode(200).body("version", is(1))
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).body("version", is(1))
                 .header("ETag", not(is(old)));
-        given().header("If-None-Match", old).get("/bikes/" + bikeId).then().statusCode(200);
-        given().contentType(ContentType.JSON).header("If-Match", old).body("{\"note\":\"meant for the old bike\"}")
+        asStaff().header("If-None-Match", old).get("/bikes/" + bikeId).then().statusCode(200);
+        asStaff().contentType(ContentType.JSON).header("If-Match", old).body("{\"note\":\"meant for the old bike\"}")
                 .patch("/bikes/" + bikeId).then().statusCode(412).body("reason", is("STALE_VERSION"));
-        given().header("If-Match", old).delete("/bikes/" + bikeId).then().statusCode(412);
-        given().get("/bikes/" + bikeId).then().statusCode(200).body("note", nullValue());
+        asStaff().header("If-Match", old).delete("/bikes/" + bikeId).then().statusCode(412);
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).body("note", nullValue());
     }
 }

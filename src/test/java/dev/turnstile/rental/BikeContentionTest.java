@@ -1,23 +1,26 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.turnstile.identity.Tokens;
 import dev.turnstile.rental.RentalHttp.Answer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
 /**
- * Many renters, one bike: the invariant must hold in every round, and the counts must add up at the end. Both rent
+ * Many renters, one bike, each with their own token (minted before the burst): the invariant must hold in every round, and the counts must add up at the end. Both rent
  * paths: read-decide-write (the default) and the condition-only UpdateItem ({@code ?mode=condition}).
  */
 @QuarkusTest
@@ -35,10 +38,12 @@ class BikeContentionTest {
 
         for (int round = 1; round <= ROUNDS; round++) {
             List<Callable<Answer>> renters = new ArrayList<>();
+            Map<String, String> tokens = new HashMap<>();
             for (int renter = 0; renter < RENTERS; renter++) {
                 String customerId = "c-" + round + "-" + renter;
-                renters.add(() -> RentalHttp.post("/bikes/" + bikeId + "/rent?mode=" + mode,
-                        BikeApiTest.rentBody(customerId)));
+                String token = Tokens.customer(customerId);
+                tokens.put(customerId, token);
+                renters.add(() -> RentalHttp.post("/bikes/" + bikeId + "/rent?mode=" + mode, "{}", null, token));
             }
             List<Answer> answers = RentalHttp.allAtOnce(renters);
 
@@ -51,14 +56,14 @@ class BikeContentionTest {
             assertEquals(version + 1, winner.body().path("version").asLong(), "round " + round + ": rent is one write");
             assertEquals(round, winner.body().path("ridesSinceService").asInt(), "round " + round + ": rides = confirmed rentals");
 
-            Answer returned = RentalHttp.post("/bikes/" + bikeId + "/return",
-                    "{\"customerId\":\"" + winner.body().path("rentedBy").asText() + "\",\"station\":\"harbour\"}");
+            Answer returned = RentalHttp.post("/bikes/" + bikeId + "/return", "{\"station\":\"harbour\"}", null,
+                    tokens.get(winner.body().path("rentedBy").asText()));
             assertEquals(200, returned.status());
             assertEquals(version + 2, returned.body().path("version").asLong(), "round " + round + ": return is one write");
             version += 2;
         }
 
-        given().get("/bikes/" + bikeId).then().statusCode(200)
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200)
                 .body("ridesSinceService", is(ROUNDS)).body("version", is((int) version)).body("status", is("AVAILABLE"));
     }
 }

@@ -23,16 +23,16 @@ class BikeOpenApiTest {
 
     /** Method and path -> the statuses the operation can give (besides 500). */
     private static final Map<String, Set<String>> STATUSES = new TreeMap<>(Map.of(
-            "post /bikes", Set.of("201", "400", "409", "503"),
-            "get /bikes", Set.of("200", "400", "503"),
-            "get /bikes/{bikeId}", Set.of("200", "304", "400", "404", "503"),
-            "patch /bikes/{bikeId}", Set.of("200", "400", "404", "409", "412", "428", "503"),
-            "delete /bikes/{bikeId}", Set.of("204", "400", "404", "409", "412", "428", "503"),
-            "post /bikes/{bikeId}/rent", Set.of("200", "400", "404", "409", "422", "503"),
-            "post /bikes/{bikeId}/return", Set.of("200", "400", "404", "409", "422", "503"),
-            "post /bikes/{bikeId}/service", Set.of("200", "400", "404", "409", "422", "503"),
-            "post /bikes/{bikeId}/lease", Set.of("201", "400", "404", "409", "503"),
-            "delete /bikes/{bikeId}/lease", Set.of("204", "400", "409", "503")));
+            "post /bikes", Set.of("201", "400", "401", "403", "409", "503"),
+            "get /bikes", Set.of("200", "400", "401", "403", "503"),
+            "get /bikes/{bikeId}", Set.of("200", "304", "400", "401", "403", "404", "503"),
+            "patch /bikes/{bikeId}", Set.of("200", "400", "401", "403", "404", "409", "412", "428", "503"),
+            "delete /bikes/{bikeId}", Set.of("204", "400", "401", "403", "404", "409", "412", "428", "503"),
+            "post /bikes/{bikeId}/rent", Set.of("200", "400", "401", "403", "404", "409", "422", "429", "503"),
+            "post /bikes/{bikeId}/return", Set.of("200", "400", "401", "403", "404", "409", "422", "429", "503"),
+            "post /bikes/{bikeId}/service", Set.of("200", "400", "401", "403", "404", "409", "422", "503"),
+            "post /bikes/{bikeId}/lease", Set.of("201", "400", "401", "403", "404", "409", "503"),
+            "delete /bikes/{bikeId}/lease", Set.of("204", "400", "401", "403", "409", "503")));
 
     @Test
     @SuppressWarnings("unchecked")

@@ -1,7 +1,7 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,21 +39,21 @@ class BikeStoryTest {
         assertEquals("NOT_AVAILABLE", lost.get(0).reason(), "the loser gets the business answer: " + answers);
         String winner = won.get(0).body().path("rentedBy").asText();
 
-        given().get("/bikes/" + bikeId).then().statusCode(200)
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200)
                 .body("status", is("RENTED")).body("rentedBy", is(winner))
                 .body("ridesSinceService", is(30)).body("version", is(2));
 
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"" + winner + "\",\"station\":\"harbour\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"" + winner + "\",\"station\":\"harbour\"}")
                 .post("/bikes/" + bikeId + "/return")
                 .then().statusCode(200).body("status", is("MAINTENANCE")).body("rentedBy", nullValue()).body("version", is(3));
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-3")).post("/bikes/" + bikeId + rent)
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-3")).post("/bikes/" + bikeId + rent)
                 .then().statusCode(409).body("reason", is("NOT_AVAILABLE"));
 
-        given().post("/bikes/" + bikeId + "/service")
+        asStaff().post("/bikes/" + bikeId + "/service")
                 .then().statusCode(200).body("status", is("AVAILABLE")).body("ridesSinceService", is(0)).body("version", is(4));
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-3")).post("/bikes/" + bikeId + rent)
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-3")).post("/bikes/" + bikeId + rent)
                 .then().statusCode(200).body("rentedBy", is("c-3")).body("ridesSinceService", is(1)).body("version", is(5));
     }
 }

@@ -1,7 +1,7 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +28,7 @@ import io.restassured.response.Response;
 class LeaseTest {
 
     private static Response lease(String bikeId, String holder, int ttlSeconds) {
-        return given().contentType(ContentType.JSON)
+        return asStaff().contentType(ContentType.JSON)
                 .body("{\"holder\":\"" + holder + "\",\"ttlSeconds\":" + ttlSeconds + "}")
                 .post("/bikes/" + bikeId + "/lease");
     }
@@ -63,14 +63,14 @@ class LeaseTest {
         BikeApiTest.create(bikeId, "harbour", 0);
         String token = lease(bikeId, "workshop-a", 600).then().statusCode(201).extract().path("token");
 
-        given().header("Lease-Token", "not-" + token).delete("/bikes/" + bikeId + "/lease")
+        asStaff().header("Lease-Token", "not-" + token).delete("/bikes/" + bikeId + "/lease")
                 .then().statusCode(409).body("reason", is("LEASE_NOT_HELD"));
-        given().delete("/bikes/" + bikeId + "/lease").then().statusCode(400).body("detail", org.hamcrest.Matchers.containsString("leaseToken"));
+        asStaff().delete("/bikes/" + bikeId + "/lease").then().statusCode(400).body("detail", org.hamcrest.Matchers.containsString("leaseToken"));
         lease(bikeId, "workshop-b", 60).then().statusCode(409).body("holder", is("workshop-a"));
 
-        given().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(204);
+        asStaff().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(204);
         lease(bikeId, "workshop-b", 60).then().statusCode(201).body("holder", is("workshop-b"));
-        given().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(409);
+        asStaff().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(409);
     }
 
     @Test
@@ -88,22 +88,22 @@ class LeaseTest {
         String tag = BikeApiTest.etag(bikeId);
 
         for (Response refused : new Response[] {
-                given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent"),
-                given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition"),
-                given().contentType(ContentType.JSON).header("Lease-Token", "not-" + token).body(BikeApiTest.rentBody("c-1"))
+                asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent"),
+                asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition"),
+                asStaff().contentType(ContentType.JSON).header("Lease-Token", "not-" + token).body(BikeApiTest.rentBody("c-1"))
                         .post("/bikes/" + bikeId + "/rent"),
-                given().post("/bikes/" + bikeId + "/service"),
-                given().contentType(ContentType.JSON).header("If-Match", tag).body("{\"note\":\"x\"}").patch("/bikes/" + bikeId),
-                given().header("If-Match", tag).delete("/bikes/" + bikeId) }) {
+                asStaff().post("/bikes/" + bikeId + "/service"),
+                asStaff().contentType(ContentType.JSON).header("If-Match", tag).body("{\"note\":\"x\"}").patch("/bikes/" + bikeId),
+                asStaff().header("If-Match", tag).delete("/bikes/" + bikeId) }) {
             refused.then().statusCode(409).contentType("application/problem+json").body("reason", is("LEASED"))
                     .body("holder", is("workshop-a")).body("expiresAt", is(expiresAt));
         }
-        given().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("AVAILABLE")).body("version", is(2))
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("AVAILABLE")).body("version", is(2))
                 .body("note", nullValue()).body("leaseHolder", is("workshop-a")).body("leaseToken", nullValue());
 
-        given().contentType(ContentType.JSON).header("If-Match", tag).header("Lease-Token", token).body("{\"note\":\"brakes\"}")
+        asStaff().contentType(ContentType.JSON).header("If-Match", tag).header("Lease-Token", token).body("{\"note\":\"brakes\"}")
                 .patch("/bikes/" + bikeId).then().statusCode(200).body("note", is("brakes"));
-        given().contentType(ContentType.JSON).header("Lease-Token", token).body(BikeApiTest.rentBody("test-rider"))
+        asStaff().contentType(ContentType.JSON).header("Lease-Token", token).body(BikeApiTest.rentBody("test-rider"))
                 .post("/bikes/" + bikeId + "/rent").then().statusCode(200).body("rentedBy", is("test-rider"));
     }
 
@@ -112,26 +112,26 @@ class LeaseTest {
     void aBikeLeasedWhileRentedCanStillBeReturnedAndStaysLeased() {
         String bikeId = unique("b");
         BikeApiTest.create(bikeId, "harbour", 0);
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(200);
         lease(bikeId, "workshop-a", 600).then().statusCode(201);
 
-        given().contentType(ContentType.JSON).header("Idempotency-Key", unique("k"))
+        asStaff().contentType(ContentType.JSON).header("Idempotency-Key", unique("k"))
                 .body("{\"customerId\":\"c-1\",\"station\":\"airport\"}").post("/bikes/" + bikeId + "/return")
                 .then().statusCode(200).body("status", is("AVAILABLE")).body("station", is("airport"));
-        given().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("AVAILABLE")).body("rentedBy", nullValue())
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).body("status", is("AVAILABLE")).body("rentedBy", nullValue())
                 .body("leaseHolder", is("workshop-a"));
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-2")).post("/bikes/" + bikeId + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-2")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(409).body("reason", is("LEASED"));
 
         String other = unique("b");
         BikeApiTest.create(other, "harbour", 0);
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-3")).post("/bikes/" + other + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-3")).post("/bikes/" + other + "/rent")
                 .then().statusCode(200);
         lease(other, "workshop-a", 600).then().statusCode(201);
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"c-3\",\"station\":\"airport\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"c-3\",\"station\":\"airport\"}")
                 .post("/bikes/" + other + "/return").then().statusCode(200).body("status", is("AVAILABLE"));
-        given().get("/bikes/" + other).then().statusCode(200).body("rentedBy", nullValue()).body("leaseHolder", is("workshop-a"));
+        asStaff().get("/bikes/" + other).then().statusCode(200).body("rentedBy", nullValue()).body("leaseHolder", is("workshop-a"));
     }
 
     @Test
@@ -143,7 +143,7 @@ class LeaseTest {
             Thread.sleep(100);
         }
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent?mode=condition")
                 .then().statusCode(200).body("rentedBy", is("c-1"));
     }
 
@@ -152,13 +152,13 @@ class LeaseTest {
         String bikeId = unique("b");
         BikeApiTest.create(bikeId, "harbour", 0);
         String token = lease(bikeId, "workshop-a", 600).then().statusCode(201).extract().path("token");
-        given().header("If-Match", BikeApiTest.etag(bikeId)).header("Lease-Token", token).delete("/bikes/" + bikeId)
+        asStaff().header("If-Match", BikeApiTest.etag(bikeId)).header("Lease-Token", token).delete("/bikes/" + bikeId)
                 .then().statusCode(204);
 
         BikeApiTest.create(bikeId, "harbour", 0);
-        given().get("/bikes/" + bikeId).then().body("leaseHolder", nullValue());
+        asStaff().get("/bikes/" + bikeId).then().body("leaseHolder", nullValue());
         lease(bikeId, "workshop-b", 60).then().statusCode(201).body("holder", is("workshop-b"));
-        given().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(409)
+        asStaff().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(409)
                 .body("reason", is("LEASE_NOT_HELD"));
     }
 
@@ -179,7 +179,7 @@ class LeaseTest {
 
             boolean leased = answers.get(0).status() == 201;
             long rents = answers.stream().skip(1).filter(answer -> answer.status() == 200).count();
-            Response bike = given().get("/bikes/" + bikeId);
+            Response bike = asStaff().get("/bikes/" + bikeId);
             if (leased) {
                 // a rent may precede the lease (a lease does not need an available bike), never follow it
                 assertTrue(rents <= 1, answers.toString());

@@ -1,7 +1,8 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asCustomer;
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,7 +26,7 @@ import io.restassured.response.Response;
 class RentalIdempotencyTest {
 
     private static Response keyed(String key, String path, String body) {
-        return given().contentType(ContentType.JSON).header("Idempotency-Key", key).body(body).post(path);
+        return asStaff().contentType(ContentType.JSON).header("Idempotency-Key", key).body(body).post(path);
     }
 
     private static String returnBody(String customer, String station) {
@@ -46,7 +47,7 @@ class RentalIdempotencyTest {
         retry.then().statusCode(200).header("Idempotent-Replayed", is("true"));
         assertEquals(first.asString(), retry.asString(), "same body");
         assertEquals(first.header("ETag"), retry.header("ETag"));
-        given().get("/bikes/" + bikeId).then().body("ridesSinceService", is(8)).body("version", is(2));
+        asStaff().get("/bikes/" + bikeId).then().body("ridesSinceService", is(8)).body("version", is(2));
     }
 
     @Test
@@ -63,7 +64,7 @@ class RentalIdempotencyTest {
 
         retry.then().statusCode(200).header("Idempotent-Replayed", is("true"));
         assertEquals(first.asString(), retry.asString());
-        given().get("/bikes/" + bikeId).then().body("version", is(3)).body("status", is("AVAILABLE"));
+        asStaff().get("/bikes/" + bikeId).then().body("version", is(3)).body("status", is("AVAILABLE"));
     }
 
     @Test
@@ -72,24 +73,24 @@ class RentalIdempotencyTest {
         String key = unique("k");
         BikeApiTest.create(bikeId, "harbour", 0);
         String customer = unique("c");
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + bikeId + "/rent");
-        given().contentType(ContentType.JSON).body(returnBody(customer, "harbour")).post("/bikes/" + bikeId + "/return");
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + bikeId + "/rent");
+        asStaff().contentType(ContentType.JSON).body(returnBody(customer, "harbour")).post("/bikes/" + bikeId + "/return");
         // ride limit 30 in tests: make it due the quick way, through the rules' own path
         for (int ride = 2; ride <= 30; ride++) {
-            given().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + bikeId + "/rent")
+            asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + bikeId + "/rent")
                     .then().statusCode(200);
-            given().contentType(ContentType.JSON).body(returnBody(customer, "harbour")).post("/bikes/" + bikeId + "/return")
+            asStaff().contentType(ContentType.JSON).body(returnBody(customer, "harbour")).post("/bikes/" + bikeId + "/return")
                     .then().statusCode(200);
         }
-        given().get("/bikes/" + bikeId).then().body("status", is("MAINTENANCE"));
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("MAINTENANCE"));
 
-        Response first = given().header("Idempotency-Key", key).post("/bikes/" + bikeId + "/service");
+        Response first = asStaff().header("Idempotency-Key", key).post("/bikes/" + bikeId + "/service");
         first.then().statusCode(200).body("status", is("AVAILABLE")).body("ridesSinceService", is(0));
-        Response retry = given().header("Idempotency-Key", key).post("/bikes/" + bikeId + "/service");
+        Response retry = asStaff().header("Idempotency-Key", key).post("/bikes/" + bikeId + "/service");
 
         retry.then().statusCode(200).header("Idempotent-Replayed", is("true"));
         assertEquals(first.asString(), retry.asString());
-        given().post("/bikes/" + bikeId + "/service").then().statusCode(409).body("reason", is("NOT_IN_MAINTENANCE"));
+        asStaff().post("/bikes/" + bikeId + "/service").then().statusCode(409).body("reason", is("NOT_IN_MAINTENANCE"));
     }
 
     @Test
@@ -107,21 +108,35 @@ class RentalIdempotencyTest {
                 .body("field", is("Idempotency-Key"));
         keyed(key, "/bikes/" + bikeId + "/return", returnBody(customer, "harbour")).then().statusCode(422);
 
-        given().get("/bikes/" + other).then().body("status", is("AVAILABLE")).body("version", is(1));
-        given().get("/bikes/" + bikeId).then().body("status", is("RENTED")).body("version", is(2));
+        asStaff().get("/bikes/" + other).then().body("status", is("AVAILABLE")).body("version", is(1));
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("RENTED")).body("version", is(2));
     }
 
     @Test
-    void keysBelongToTheirCustomer() {
+    void keysBelongToTheirCaller() {
         String first = unique("b");
         String second = unique("b");
+        String a = unique("c");
+        String b = unique("c");
         String key = unique("k");
         BikeApiTest.create(first, "harbour", 0);
         BikeApiTest.create(second, "harbour", 0);
 
-        keyed(key, "/bikes/" + first + "/rent", BikeApiTest.rentBody(unique("c"))).then().statusCode(200);
-        keyed(key, "/bikes/" + second + "/rent", BikeApiTest.rentBody(unique("c"))).then().statusCode(200)
-                .header("Idempotent-Replayed", nullValue());
+        Response byA = rentAs(a, key, first);
+        byA.then().statusCode(200).body("rentedBy", is(a));
+        rentAs(b, key, second).then().statusCode(200).header("Idempotent-Replayed", nullValue())
+                .body("bikeId", is(second)).body("rentedBy", is(b));
+        Response replay = rentAs(a, key, first);
+
+        replay.then().statusCode(200).header("Idempotent-Replayed", is("true"));
+        assertEquals(byA.asString(), replay.asString(), "A's key still answers A's request");
+        asStaff().get("/bikes/" + first).then().body("rentedBy", is(a)).body("version", is(2));
+        asStaff().get("/bikes/" + second).then().body("rentedBy", is(b)).body("version", is(2));
+    }
+
+    private static Response rentAs(String customer, String key, String bikeId) {
+        return asCustomer(customer).contentType(ContentType.JSON).header("Idempotency-Key", key).body("{}")
+                .post("/bikes/" + bikeId + "/rent");
     }
 
     @Test
@@ -130,11 +145,11 @@ class RentalIdempotencyTest {
         String customer = unique("c");
         String key = unique("k");
         BikeApiTest.create(bikeId, "harbour", 0);
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("someone")).post("/bikes/" + bikeId + "/rent");
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("someone")).post("/bikes/" + bikeId + "/rent");
 
         keyed(key, "/bikes/" + bikeId + "/rent", BikeApiTest.rentBody(customer)).then().statusCode(409)
                 .body("reason", is("NOT_AVAILABLE"));
-        given().contentType(ContentType.JSON).body(returnBody("someone", "harbour")).post("/bikes/" + bikeId + "/return");
+        asStaff().contentType(ContentType.JSON).body(returnBody("someone", "harbour")).post("/bikes/" + bikeId + "/return");
 
         keyed(key, "/bikes/" + bikeId + "/rent", BikeApiTest.rentBody(customer)).then().statusCode(200)
                 .header("Idempotent-Replayed", nullValue()).body("rentedBy", is(customer));
@@ -149,7 +164,7 @@ class RentalIdempotencyTest {
                 .body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("Idempotency-Key"));
         keyed("has space", "/bikes/" + bikeId + "/rent", BikeApiTest.rentBody("c-1")).then().statusCode(400);
 
-        given().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("version", is(1));
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("version", is(1));
     }
 
     @Test
@@ -171,7 +186,7 @@ class RentalIdempotencyTest {
                     || answer.status() == 409 && "IDEMPOTENCY_IN_PROGRESS".equals(answer.reason()), answer.toString());
         }
         assertTrue(answers.stream().anyMatch(answer -> answer.status() == 200));
-        given().get("/bikes/" + bikeId).then().body("rentedBy", is(customer)).body("ridesSinceService", is(1))
+        asStaff().get("/bikes/" + bikeId).then().body("rentedBy", is(customer)).body("ridesSinceService", is(1))
                 .body("version", is(2));
     }
 }

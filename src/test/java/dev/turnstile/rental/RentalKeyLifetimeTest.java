@@ -1,7 +1,8 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asCustomer;
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,6 +17,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.turnstile.rental.CrashingIdempotencyRecords.CrashPoint;
+import dev.turnstile.identity.Caller;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -47,7 +49,7 @@ class RentalKeyLifetimeTest {
         String customer = unique("c");
         String key = unique("k");
         BikeApiTest.create(bikeId, "harbour", 3);
-        records.crashOnce(customer + "|" + key, CrashPoint.AFTER_CLAIM);
+        records.crashOnce(new Caller(customer, false, false).scope(key), CrashPoint.AFTER_CLAIM);
         Instant claimed = Instant.now();
         rent(bikeId, customer, key).then().statusCode(500);
 
@@ -55,7 +57,7 @@ class RentalKeyLifetimeTest {
         blocked.then().statusCode(409).body("reason", is("IDEMPOTENCY_IN_PROGRESS"));
         int retryAfter = Integer.parseInt(blocked.header("Retry-After"));
         assertTrue(retryAfter >= 1 && retryAfter <= 4, "Retry-After within the in-progress expiry: " + retryAfter);
-        given().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("version", is(1));
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("version", is(1));
 
         Response taken;
         do {
@@ -65,7 +67,7 @@ class RentalKeyLifetimeTest {
         assertTrue(Duration.between(claimed, Instant.now()).toMillis() >= 3_500, "blocked for the configured 4 s");
         taken.then().statusCode(200).header("Idempotent-Replayed", nullValue()).body("rentedBy", is(customer))
                 .body("ridesSinceService", is(4));
-        given().get("/bikes/" + bikeId).then().body("ridesSinceService", is(4)).body("version", is(2));
+        asStaff().get("/bikes/" + bikeId).then().body("ridesSinceService", is(4)).body("version", is(2));
     }
 
     @Test
@@ -85,7 +87,7 @@ class RentalKeyLifetimeTest {
         Response replay = rent(bikeId, customer, key);
         replay.then().statusCode(200).header("Idempotent-Replayed", is("true"));
         assertEquals(again.asString(), replay.asString());
-        given().get("/bikes/" + bikeId).then().body("ridesSinceService", is(5)).body("version", is(4));
+        asStaff().get("/bikes/" + bikeId).then().body("ridesSinceService", is(5)).body("version", is(4));
     }
 
     @Test
@@ -107,7 +109,7 @@ class RentalKeyLifetimeTest {
         // another request under the expired key is no reuse (422) either
         rent(other, customer, key).then().statusCode(200).header("Idempotent-Replayed", nullValue())
                 .body("bikeId", is(other));
-        given().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("ridesSinceService", is(5))
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("ridesSinceService", is(5))
                 .body("version", is(5));
     }
 
@@ -120,7 +122,7 @@ class RentalKeyLifetimeTest {
         rent(bikeId, customer, key).then().statusCode(200);
         giveBack(bikeId, customer);
         expire(customer, key);
-        records.crashOnce(customer + "|" + key, CrashPoint.AFTER_CLAIM);
+        records.crashOnce(new Caller(customer, false, false).scope(key), CrashPoint.AFTER_CLAIM);
         rent(bikeId, customer, key).then().statusCode(500);
 
         Response retried;
@@ -132,7 +134,7 @@ class RentalKeyLifetimeTest {
 
         // the claim's answer was never made true: the retry rents, it does not replay a phantom rent
         retried.then().statusCode(200).header("Idempotent-Replayed", nullValue()).body("ridesSinceService", is(5));
-        given().get("/bikes/" + bikeId).then().body("status", is("RENTED")).body("rentedBy", is(customer))
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("RENTED")).body("rentedBy", is(customer))
                 .body("ridesSinceService", is(5)).body("version", is(4));
     }
 
@@ -145,16 +147,16 @@ class RentalKeyLifetimeTest {
     }
 
     private static Map<String, AttributeValue> recordKey(String customer, String key) {
-        return Map.of("id", AttributeValue.fromS(customer + "|" + key));
+        return Map.of("id", AttributeValue.fromS(new Caller(customer, false, false).scope(key)));
     }
 
     private static void giveBack(String bikeId, String customer) {
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"" + customer + "\",\"station\":\"harbour\"}")
+        asCustomer(customer).contentType(ContentType.JSON).body("{\"customerId\":\"" + customer + "\",\"station\":\"harbour\"}")
                 .post("/bikes/" + bikeId + "/return").then().statusCode(200);
     }
 
     private static Response rent(String bikeId, String customer, String key) {
-        return given().contentType(ContentType.JSON).header("Idempotency-Key", key).body(BikeApiTest.rentBody(customer))
+        return asCustomer(customer).contentType(ContentType.JSON).header("Idempotency-Key", key).body(BikeApiTest.rentBody(customer))
                 .post("/bikes/" + bikeId + "/rent");
     }
 }

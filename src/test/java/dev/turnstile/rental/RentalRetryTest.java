@@ -1,5 +1,6 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
@@ -44,7 +45,7 @@ class RentalRetryTest {
         double retries = metric(RETRIES);
         double exhausted = metric(EXHAUSTED);
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(200).body("rentedBy", is("c-1")).body("ridesSinceService", is(5))
                 .body("version", is(3));
 
@@ -63,7 +64,7 @@ class RentalRetryTest {
         double retries = metric(RETRIES);
         double exhausted = metric(EXHAUSTED);
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(409).contentType("application/problem+json")
                 .body("reason", is("VERSION_CONFLICT")).body("current.version", is(4));
 
@@ -71,7 +72,7 @@ class RentalRetryTest {
         assertEquals(conflicts + 3, metric(CONFLICTS));
         assertEquals(retries + 2, metric(RETRIES));
         assertEquals(exhausted + 1, metric(EXHAUSTED));
-        given().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("ridesSinceService", is(4))
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("ridesSinceService", is(4))
                 .body("version", is(4));
     }
 
@@ -81,7 +82,7 @@ class RentalRetryTest {
         BikeApiTest.create(bikeId, "harbour", 30);
         double retries = metric(RETRIES);
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(409).body("reason", is("SERVICE_DUE"));
 
         assertEquals(1, repository.reads(bikeId));
@@ -98,14 +99,14 @@ class RentalRetryTest {
         double retries = metric(RETRIES);
         double conflicts = metric(CONFLICTS);
 
-        given().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"edit\"}")
+        asStaff().contentType(ContentType.JSON).header("If-Match", seen).body("{\"note\":\"edit\"}")
                 .patch("/bikes/" + bikeId)
                 .then().statusCode(412).body("reason", is("STALE_VERSION")).body("current.version", is(2));
 
         assertEquals(reads + 1, repository.reads(bikeId));
         assertEquals(retries, metric(RETRIES));
         assertEquals(conflicts + 1, metric(CONFLICTS));
-        given().get("/bikes/" + bikeId).then().body("note", is((String) null));
+        asStaff().get("/bikes/" + bikeId).then().body("note", is((String) null));
     }
 
     @Test
@@ -114,7 +115,7 @@ class RentalRetryTest {
                 CONFLICTS + " is published before the first conflict");
         String bikeId = unique("b");
         BikeApiTest.create(bikeId, "harbour", 0);
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
                 .then().statusCode(200);
         String metrics = metrics();
         assertTrue(metrics.contains("ft_retry_retries_total{" + GUARDED), "FT's retry metrics of readDecideWrite are published:\n" + metrics);

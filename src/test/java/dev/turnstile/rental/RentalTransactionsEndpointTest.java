@@ -1,7 +1,7 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -51,19 +51,19 @@ class RentalTransactionsEndpointTest {
         BikeApiTest.create(first, "harbour", 0);
         BikeApiTest.create(second, "harbour", 0);
 
-        given().contentType(ContentType.JSON).header("Idempotency-Key", unique("k")).body(BikeApiTest.rentBody(customer))
+        asStaff().contentType(ContentType.JSON).header("Idempotency-Key", unique("k")).body(BikeApiTest.rentBody(customer))
                 .post("/bikes/" + first + "/rent").then().statusCode(200).body("version", is(2));
         assertEquals(first, customerItem(customer).get("bikeId").s());
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + second + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + second + "/rent")
                 .then().statusCode(409).body("reason", is("CUSTOMER_HAS_ACTIVE_RENTAL"));
-        given().get("/bikes/" + second).then().body("status", is("AVAILABLE")).body("version", is(1));
+        asStaff().get("/bikes/" + second).then().body("status", is("AVAILABLE")).body("version", is(1));
 
-        given().contentType(ContentType.JSON).body("{\"customerId\":\"" + customer + "\",\"station\":\"airport\"}")
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"" + customer + "\",\"station\":\"airport\"}")
                 .post("/bikes/" + first + "/return").then().statusCode(200).body("version", is(3));
         assertFalse(customerItem(customer).containsKey("activeRentalId"));
 
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + second + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + second + "/rent")
                 .then().statusCode(200).body("rentedBy", is(customer));
     }
 

@@ -1,7 +1,7 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
@@ -50,7 +50,7 @@ class StationPagingTest {
         String cursor = null;
         int pages = 0;
         do {
-            var request = given().queryParam("station", station).queryParam("limit", limit);
+            var request = asStaff().queryParam("station", station).queryParam("limit", limit);
             Response page = (cursor == null ? request : request.queryParam("cursor", cursor)).get("/bikes");
             page.then().statusCode(200);
             List<String> ids = page.path("bikes.bikeId");
@@ -77,27 +77,27 @@ class StationPagingTest {
     void theDefaultLimitIs50AndTheStatusFilterIsPartOfTheQuery() {
         String station = unique("busy");
         stock(station, 60);
-        Response first = given().queryParam("station", station).get("/bikes");
+        Response first = asStaff().queryParam("station", station).get("/bikes");
         first.then().statusCode(200).body("bikes", hasSize(50));
-        given().queryParam("station", station).queryParam("cursor", (String) first.path("next")).get("/bikes")
+        asStaff().queryParam("station", station).queryParam("cursor", (String) first.path("next")).get("/bikes")
                 .then().statusCode(200).body("bikes", hasSize(10));
 
         String rented = first.path("bikes[7].bikeId");
-        given().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + rented + "/rent")
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + rented + "/rent")
                 .then().statusCode(200);
-        given().queryParam("station", station).queryParam("status", "RENTED").queryParam("limit", 500).get("/bikes")
+        asStaff().queryParam("station", station).queryParam("status", "RENTED").queryParam("limit", 500).get("/bikes")
                 .then().statusCode(200).body("bikes.bikeId", is(List.of(rented))).body("next", nullValue());
     }
 
     @Test
     void limitsAndCursorsOutsideTheContractAre400() {
         String station = unique("s");
-        given().queryParam("station", station).queryParam("limit", 501).get("/bikes").then().statusCode(400)
+        asStaff().queryParam("station", station).queryParam("limit", 501).get("/bikes").then().statusCode(400)
                 .body("errors[0].field", is("limit"));
-        given().queryParam("station", station).queryParam("limit", 0).get("/bikes").then().statusCode(400);
-        given().queryParam("station", station).queryParam("cursor", "!!not-a-cursor").get("/bikes").then().statusCode(400)
+        asStaff().queryParam("station", station).queryParam("limit", 0).get("/bikes").then().statusCode(400);
+        asStaff().queryParam("station", station).queryParam("cursor", "!!not-a-cursor").get("/bikes").then().statusCode(400)
                 .body("errors[0].field", is("cursor"));
-        given().queryParam("station", station).queryParam("cursor", "bm90IGFuIGlk").get("/bikes").then().statusCode(400);
+        asStaff().queryParam("station", station).queryParam("cursor", "bm90IGFuIGlk").get("/bikes").then().statusCode(400);
     }
 
     /** Writes bikes straight to the table (BatchWriteItem, 25 a call): the listing is under test, not creation. */
