@@ -14,6 +14,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
@@ -140,6 +141,6 @@ class RentalRetryTest {
     }
 
     private static String metrics() {
-        return given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
     }
 }
