@@ -3,12 +3,14 @@ package dev.turnstile.deploy;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.LambdaMode;
 import dev.turnstile.identity.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -25,8 +27,7 @@ class LambdaIdentityTest {
 
     @BeforeEach
     void onlyInTheLambdaBuild() {
-        Assumptions.assumeTrue(LambdaIdentityTest.class.getClassLoader()
-                .getResource("io/quarkus/amazon/lambda/http/LambdaHttpHandler.class") != null, "the Lambda build only");
+        Assumptions.assumeTrue(LambdaMode.active(), "the Lambda build only");
     }
 
     @Test
@@ -59,7 +60,7 @@ class LambdaIdentityTest {
                 "isBase64Encoded", false,
                 "requestContext", Map.of(
                         "http", Map.of("method", "GET", "path", path, "protocol", "HTTP/1.1", "sourceIp", "127.0.0.1"),
-                        "authorizer", Map.of("jwt", Map.of("claims", claims, "scopes", java.util.List.of()))));
+                        "authorizer", Map.of("jwt", Map.of("claims", claims, "scopes", List.of()))));
         return given().contentType(ContentType.JSON).body(event).post("/_lambda_")
                 .then().statusCode(200).extract().jsonPath();
     }
