@@ -20,6 +20,7 @@ if ! command -v wrk >/dev/null || ! command -v pgbench >/dev/null; then
 fi
 
 PORT=18082
+MGMT_PORT=18182   # the management interface: /q/health, /q/metrics
 DB=turnstile_bench
 PSQL="psql -U postgres -h 127.0.0.1 -q -v ON_ERROR_STOP=1"
 DURATION=${DURATION:-10s}
@@ -43,7 +44,7 @@ fare() { # flight shards
 }
 
 counter() { # name strategy
-  curl -s localhost:$PORT/q/metrics | awk -v n="$1" -v s="strategy=\"$2\"" 'index($0, n "{") == 1 && index($0, s) { v = $NF } END { print v + 0 }'
+  curl -s localhost:$MGMT_PORT/q/metrics | awk -v n="$1" -v s="strategy=\"$2\"" 'index($0, n "{") == 1 && index($0, s) { v = $NF } END { print v + 0 }'
 }
 
 APP=
@@ -56,11 +57,11 @@ echo "# booking benchmark $(date -u +%FT%TZ), $(nproc) cores, ${CONNECTIONS} con
 
 start_app() { # pool datasource-url [extra env...]
   local pool=$1 url=$2; shift 2
-  env "$@" QUARKUS_HTTP_PORT=$PORT QUARKUS_DATASOURCE_REACTIVE_URL=$url \
+  env "$@" QUARKUS_HTTP_PORT=$PORT QUARKUS_MANAGEMENT_PORT=$MGMT_PORT QUARKUS_DATASOURCE_REACTIVE_URL=$url \
     QUARKUS_DATASOURCE_REACTIVE_MAX_SIZE=$pool TURNSTILE_BOOKING_TICKETING_ENABLED=false \
     java -jar target/quarkus-app/quarkus-run.jar >>target/bench-booking-app-$RUN.log 2>&1 &
   APP=$!
-  for _ in $(seq 1 100); do curl -sf localhost:$PORT/q/health/live >/dev/null && break; sleep 0.2; done
+  for _ in $(seq 1 100); do curl -sf localhost:$MGMT_PORT/q/health/live >/dev/null && break; sleep 0.2; done
   local warm="bench-warmup-$RUN-$pool-$RANDOM"; fare "$warm" 1   # JIT warm-up, so the first strategy is not measured cold
   wrk -t2 -c$CONNECTIONS -d8s -s bench/booking/book.lua "http://127.0.0.1:$PORT/flights/$warm/fares/Y/bookings?strategy=pessimistic" >/dev/null
 }

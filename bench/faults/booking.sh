@@ -16,6 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 PORT=18090
+MGMT_PORT=18190   # the management interface: /q/health
 DYNAMO_PORT=18091
 PGPORT=5499
 CLUSTER="15 faults"
@@ -57,7 +58,7 @@ DYNAMO=$!
 for _ in $(seq 1 50); do grep -q ready "$WORK/dynalite.log" && break; sleep 0.2; done
 
 start_app() {
-  QUARKUS_HTTP_PORT=$PORT \
+  QUARKUS_HTTP_PORT=$PORT QUARKUS_MANAGEMENT_PORT=$MGMT_PORT \
   QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:$PGPORT/$DB \
   QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE=http://127.0.0.1:$DYNAMO_PORT \
   QUARKUS_DYNAMODB_AWS_CREDENTIALS_TYPE=static \
@@ -67,7 +68,7 @@ start_app() {
     java -jar target/quarkus-app/quarkus-run.jar >>"$WORK/app.log" 2>&1 &
   APP=$!
   local t0=$SECONDS
-  for _ in $(seq 1 150); do curl -sf -m 1 $BASE/q/health/live >/dev/null && break; sleep 0.2; done
+  for _ in $(seq 1 150); do curl -sf -m 1 http://127.0.0.1:$MGMT_PORT/q/health/live >/dev/null && break; sleep 0.2; done
   log "service pid $APP live after $((SECONDS - t0)) s"
 }
 
@@ -75,7 +76,7 @@ start_app() {
 # waits for PostgreSQL), as "millis code" lines (000 = no answer within 2 s)
 poll_health() { # file
   while :; do
-    ( echo "$(date +%s%3N) $(curl -s -o /dev/null -w '%{http_code}' -m 2 $BASE/q/health/ready)" >>"$1" ) &
+    ( echo "$(date +%s%3N) $(curl -s -o /dev/null -w '%{http_code}' -m 2 http://127.0.0.1:$MGMT_PORT/q/health/ready)" >>"$1" ) &
     sleep 0.2
   done
 }
@@ -168,7 +169,7 @@ scenario() { # s1|s2
   check $s "fares sold out (client)" "$(jq -r '"\(.soldOut)/\(.fares)"' "$sale")" "$(jq -r 'if .soldOut == .fares then 1 else 0 end' "$sale")"
   local went_down back_up=no ready_end
   went_down="503 x$(awk '$2 == 503' "$WORK/$s-health.txt" | wc -l), no answer x$(awk '$2 == "000"' "$WORK/$s-health.txt" | wc -l), 200 x$(awk '$2 == 200' "$WORK/$s-health.txt" | wc -l)"
-  ready_end=$(curl -s -o /dev/null -w '%{http_code}' -m 3 $BASE/q/health/ready)
+  ready_end=$(curl -s -o /dev/null -w '%{http_code}' -m 3 http://127.0.0.1:$MGMT_PORT/q/health/ready)
   [ "$ready_end" = 200 ] && back_up="yes (200)"
   figure $s "ready probes" "$went_down"
   check $s "ready back UP" "$back_up" "$([ "$ready_end" = 200 ] && echo 1 || echo 0)"

@@ -18,6 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 PORT=18093
+MGMT_PORT=18193   # the management interface: /q/health
 DYNAMO_PORT=18094
 PGPORT=${PGPORT:-5432}
 DB=turnstile_faults_rental
@@ -65,7 +66,7 @@ start_dynamo() {
 start_dynamo
 
 # --- the service -------------------------------------------------------------------------------------------------
-QUARKUS_HTTP_PORT=$PORT \
+QUARKUS_HTTP_PORT=$PORT QUARKUS_MANAGEMENT_PORT=$MGMT_PORT \
 QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:$PGPORT/$DB \
 QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE=http://127.0.0.1:$DYNAMO_PORT \
 QUARKUS_DYNAMODB_AWS_CREDENTIALS_TYPE=static \
@@ -78,8 +79,8 @@ TURNSTILE_IDEMPOTENCY_CLEANUP_INTERVAL=off \
   java -jar target/quarkus-app/quarkus-run.jar >>"$WORK/app.log" 2>&1 &
 APP=$!
 T0=$SECONDS
-for _ in $(seq 1 150); do curl -sf -m 1 $BASE/q/health/ready >/dev/null && break; sleep 0.2; done
-curl -sf -m 2 $BASE/q/health/ready >/dev/null || { log "service not ready"; tail -30 "$WORK/app.log" >&2; exit 1; }
+for _ in $(seq 1 150); do curl -sf -m 1 http://127.0.0.1:$MGMT_PORT/q/health/ready >/dev/null && break; sleep 0.2; done
+curl -sf -m 2 http://127.0.0.1:$MGMT_PORT/q/health/ready >/dev/null || { log "service not ready"; tail -30 "$WORK/app.log" >&2; exit 1; }
 log "service pid $APP ready after $((SECONDS - T0)) s"
 # staff acting for each client's customer (rent.mjs reads it too): per-customer attempt limits do not apply to staff
 export TURNSTILE_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
@@ -118,7 +119,7 @@ fi
 # (000 = no answer within 2 s)
 poll_health() { # file
   while :; do
-    ( echo "$(date +%s%3N) $(curl -s -o /dev/null -w '%{http_code}' -m 2 $BASE/q/health/ready)" >>"$1" ) &
+    ( echo "$(date +%s%3N) $(curl -s -o /dev/null -w '%{http_code}' -m 2 http://127.0.0.1:$MGMT_PORT/q/health/ready)" >>"$1" ) &
     sleep 0.2
   done
 }
@@ -226,7 +227,7 @@ up_again=
 [ -n "$first_down" ] && up_again=$(awk -v d="$first_down" '$1 > d && $2 == 200 { print $1; exit }' "$WORK/health.txt")
 check "ready went DOWN (503)" "$([ -n "$first_down" ] && echo "yes, $(( first_down - kill_at )) ms after the kill" || echo no)" \
   "$([ -n "$first_down" ] && echo 1 || echo 0)"
-ready_end=$(curl -s -o /dev/null -w '%{http_code}' -m 3 $BASE/q/health/ready)
+ready_end=$(curl -s -o /dev/null -w '%{http_code}' -m 3 http://127.0.0.1:$MGMT_PORT/q/health/ready)
 check "ready back UP (200)" "$([ -n "$up_again" ] && echo "yes, $(( up_again - RESTART_EPOCH )) ms after the restart (spawn); now $ready_end" || echo "no; now $ready_end")" \
   "$([ -n "$up_again" ] && [ "$ready_end" = 200 ] && echo 1 || echo 0)"
 

@@ -9,6 +9,7 @@ CLIENTS=${1:-64}
 SECONDS_MEASURED=${2:-20}
 WARMUP=${3:-5}
 PORT=18081
+MGMT_PORT=18181   # the management interface: /q/health
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
@@ -35,7 +36,7 @@ DYNAMO="http://127.0.0.1:$(grep -o 'port [0-9]*' "$WORK/dynalite.out" | cut -d' 
 
 # Rental only: the booking's background workers would poll a database without the booking schema (prod applies
 # none) and log a warning twice a second, costing the app CPU during the measurement.
-java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT \
+java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT -Dquarkus.management.port=$MGMT_PORT \
   -Dquarkus.dynamodb.endpoint-override="$DYNAMO" \
   -Dturnstile.local-dynamodb.create-tables=true \
   -Dquarkus.dynamodb.aws.credentials.type=static \
@@ -46,8 +47,8 @@ java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT \
   -jar target/quarkus-app/quarkus-run.jar > "$WORK/app.log" 2>&1 &
 APP=$!
 PIDS+=($APP)
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/q/health/live" >/dev/null && break; sleep 0.2; done
-curl -sf "http://127.0.0.1:$PORT/q/health/live" >/dev/null || { cat "$WORK/app.log"; exit 1; }
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$MGMT_PORT/q/health/live" >/dev/null && break; sleep 0.2; done
+curl -sf "http://127.0.0.1:$MGMT_PORT/q/health/live" >/dev/null || { cat "$WORK/app.log"; exit 1; }
 
 # staff acting for each client's customer: one account per client would meet the per-customer attempt limit
 export TURNSTILE_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)

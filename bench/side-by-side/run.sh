@@ -7,6 +7,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
+# run-all.sh sends BENCH_TOKEN on every request: a staff token, because staff act for the benchmark's many customers
+# and passengers and are not rate limited (docs/identity.md). The peer ignores the header.
+BENCH_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
+export BENCH_TOKEN
 ROOT=$PWD
 SHARED=$(cd "${SHARED:-../shared}" && pwd)
 OUT=$ROOT/target/side-by-side-$(date +%s)
@@ -34,12 +38,12 @@ start_turnstile() {
   node local/dynalite.js < "$OUT/dynalite.in" > "$OUT/dynalite.out" 2>&1 & PIDS+=($!)
   for _ in $(seq 50); do grep -q "listening on port" "$OUT/dynalite.out" && break; sleep 0.1; done
   local dynamo="http://127.0.0.1:$(grep -o 'port [0-9]*' "$OUT/dynalite.out" | cut -d' ' -f2)"
-  java -Dquarkus.http.port=8082 -Dquarkus.dynamodb.endpoint-override="$dynamo" -Dturnstile.local-dynamodb.create-tables=true \
+  java -Dquarkus.http.port=8082 -Dquarkus.management.port=9082 -Dquarkus.dynamodb.endpoint-override="$dynamo" -Dturnstile.local-dynamodb.create-tables=true \
     -Dquarkus.dynamodb.aws.credentials.type=static -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
     -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local -Dquarkus.log.level=WARN \
     -Dturnstile.rental.rides-until-service=1000000000 -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/$DB \
     -jar target/quarkus-app/quarkus-run.jar >> "$OUT/turnstile.log" 2>&1 & PIDS+=($!)
-  for _ in $(seq 100); do curl -sf localhost:8082/q/health/ready >/dev/null && break; sleep 0.2; done
+  for _ in $(seq 100); do curl -sf localhost:9082/q/health/ready >/dev/null && break; sleep 0.2; done
 }
 stop_turnstile() { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; PIDS=(); }
 trap 'stop_turnstile; stop_peer' EXIT

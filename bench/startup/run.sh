@@ -5,7 +5,7 @@
 #
 #   flock /tmp/turnstile-bench.lock bench/startup/run.sh
 #
-# Environment: RUNS (starts per variant, default 5), PORT (default 18083), JDK25 (default
+# Environment: RUNS (starts per variant, default 5), PORT (default 18083; the management port is PORT+1), JDK25 (default
 # /usr/lib/jvm/temurin-25-jdk-amd64), JVM_OPTS (default: size the JVM as in a pod with a 512 MiB memory limit, see
 # deploy/kubernetes; this 24 GB host would otherwise get a 6 GB G1 heap), SKIP_BUILD=1 to measure what target/ holds, LOAD_SECONDS, LOAD_CLIENTS.
 # Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Node.js 20+ (dynalite from node_modules).
@@ -56,6 +56,11 @@ DYNAMO_PORT=$(grep -o 'listening on port [0-9]*' "$WORK/dynalite.out" | grep -o 
 node "$DRIVER" tables "$DYNAMO_PORT"
 
 export QUARKUS_HTTP_PORT=$PORT
+export QUARKUS_MANAGEMENT_PORT=$((PORT + 1))   # /q/health, which startup.mjs polls for readiness
+# Every API request carries a staff token (startup.mjs): staff may act for the many customers and passengers of the
+# load loops and are not rate limited.
+BENCH_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
+export BENCH_TOKEN
 export QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:5432/$DB
 export QUARKUS_DATASOURCE_USERNAME=postgres
 export QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE=http://127.0.0.1:$DYNAMO_PORT

@@ -6,6 +6,9 @@
 // measure starts <command> <runs> times and, per run, records from the moment of spawn:
 //   http   first answer of any status (the HTTP server is up)
 //   ready  first 200 of GET /q/health/ready (both stores answered)
+// (http and ready ask the management port, QUARKUS_MANAGEMENT_PORT, where /q/health answers.)
+// API requests carry BENCH_TOKEN (a staff token: staff act for the many customers and passengers here and are not
+// rate limited; run.sh mints it with local/token.js).
 //   rent   first 200 of POST /bikes/{id}/rent after POST /bikes        ("n/a" while the route is absent)
 //   book   first 201 of POST /flights/{f}/fares/Y/bookings after PUT  ("n/a" while the route is absent)
 //   rss    VmRSS right after those first requests, and after LOAD_SECONDS of load at LOAD_CLIENTS clients
@@ -19,6 +22,8 @@ import { randomUUID } from 'node:crypto';
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 5);
 const LOAD_CLIENTS = Number(process.env.LOAD_CLIENTS ?? 16);
 const READY_DEADLINE_MS = 60_000;
+const MANAGEMENT_PORT = Number(process.env.QUARKUS_MANAGEMENT_PORT ?? 9000);
+const AUTHORIZATION = process.env.BENCH_TOKEN ? { authorization: `Bearer ${process.env.BENCH_TOKEN}` } : {};
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -26,7 +31,7 @@ function request(port, method, path, body, headers = {}) {
   return new Promise((resolve) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request({ host: '127.0.0.1', port, method, path, agent, timeout: 5000,
-      headers: { ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}), ...headers } },
+      headers: { ...AUTHORIZATION, ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}), ...headers } },
     (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -86,7 +91,7 @@ async function load(port, rentalUp, bookingUp) {
     const customerId = `c-${n}-${randomUUID()}`;
     if (rentalUp) await request(port, 'POST', '/bikes', { bikeId, station: 'harbour' });
     while (Date.now() < until) {
-      const steps = [() => request(port, 'GET', '/q/health/ready')];
+      const steps = [() => request(MANAGEMENT_PORT, 'GET', '/q/health/ready')];
       if (rentalUp) {
         steps.push(() => request(port, 'POST', `/bikes/${bikeId}/rent`, { customerId }));
         steps.push(() => request(port, 'POST', `/bikes/${bikeId}/return`, { customerId, station: 'harbour' }));
@@ -110,7 +115,7 @@ async function once(label, port, command, log) {
   let ready = null;
   let http = null;
   while (msSince(t0) < READY_DEADLINE_MS && child.exitCode === null) {
-    const r = await request(port, 'GET', '/q/health/ready');
+    const r = await request(MANAGEMENT_PORT, 'GET', '/q/health/ready');
     if (r.status !== 0 && http === null) http = msSince(t0);
     if (r.status === 200) { ready = msSince(t0); break; }
     await sleep(5);

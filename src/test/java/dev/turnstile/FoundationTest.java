@@ -5,17 +5,22 @@ import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import dev.turnstile.rental.RentalTables;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -75,7 +80,7 @@ class FoundationTest {
 
     @Test
     void readinessReportsBothBackendsUp() {
-        given().when().get("/q/health/ready")
+        Management.given().when().get("/q/health/ready")
                 .then().statusCode(200)
                 .body("status", is("UP"))
                 .body("checks.name", hasItems("DynamoDB", "Reactive PostgreSQL connections health check"))
@@ -85,9 +90,34 @@ class FoundationTest {
 
     @Test
     void livenessOpenApiAndMetricsAnswer() {
-        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
-        given().when().get("/q/openapi").then().statusCode(200);
-        given().when().get("/q/metrics").then().statusCode(200);
+        Management.given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+        Management.given().when().get("/q/openapi").then().statusCode(200);
+        Management.given().when().get("/q/metrics").then().statusCode(200);
+    }
+
+    /** Health, metrics and the API description are for the cluster and its monitoring, not for API callers. */
+    @Test
+    void managementPathsAreNotOnTheApiPort() {
+        Assumptions.assumeTrue(ConfigProvider.getConfig().getValue("quarkus.management.enabled", Boolean.class),
+                "the Lambda build has no management interface");
+        for (String path : List.of("/q/health/ready", "/q/health/live", "/q/metrics", "/q/openapi")) {
+            given().when().get(path).then().statusCode(404);
+        }
+    }
+
+    /** A client generator learns from /q/openapi that it needs a bearer token, and where a route asks for a role. */
+    @Test
+    void openApiDeclaresTheBearerSchemeOnRoutesThatAskForARole() {
+        JsonPath document = Management.given().queryParam("format", "json").get("/q/openapi")
+                .then().statusCode(200).extract().jsonPath();
+        Map<String, Object> scheme = document.getMap("components.securitySchemes.bearer");
+        assertEquals("http", scheme.get("type"));
+        assertEquals("bearer", scheme.get("scheme"));
+        assertEquals("JWT", scheme.get("bearerFormat"));
+        String staffOnly = "paths.'/test-only/caller/staff'.get";
+        assertEquals(List.of(Map.of("bearer", List.of("staff"))), document.getList(staffOnly + ".security"));
+        Map<String, Object> responses = document.getMap(staffOnly + ".responses");
+        assertTrue(responses.containsKey("401") && responses.containsKey("403"), "401 and 403 documented: " + responses.keySet());
     }
 
     private PutItemRequest createOnce(String bikeId, String station) {

@@ -1,6 +1,5 @@
 package dev.turnstile.booking;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
@@ -11,6 +10,7 @@ import java.util.TreeSet;
 
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 
@@ -32,7 +32,7 @@ class BookingOpenApiTest {
 
     @Test
     void everyBookingOperationDocumentsItsStatusesWithTheProblemSchemaForErrors() {
-        JsonObject paths = new JsonObject(given().get("/q/openapi?format=json").then().statusCode(200).extract().asString())
+        JsonObject paths = new JsonObject(Management.given().get("/q/openapi?format=json").then().statusCode(200).extract().asString())
                 .getJsonObject("paths");
         DOCUMENTED.forEach((path, operations) -> operations.forEach((method, statuses) -> {
             JsonObject operation = paths.getJsonObject(path).getJsonObject(method);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import dev.turnstile.LambdaMode;
+import dev.turnstile.Management;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -84,7 +85,7 @@ class PostgresFaultTest {
         String flight = "AWAY-" + UUID.randomUUID();
         client.putFare(flight, "Y", 5, 0, 1);
         String booked = client.book(flight, "Y", "atomic", "p0", false, null).join().json().getString("bookingId");
-        given().get("/q/health/ready").then().statusCode(200);
+        Management.given().get("/q/health/ready").then().statusCode(200);
 
         PostgresProxy.current.down();
         try {
@@ -97,13 +98,13 @@ class PostgresFaultTest {
             assertEquals(503, given().get("/flights/" + flight + "/fares/Y/audit").statusCode());
             assertEquals(503, given().get("/bookings/" + booked).statusCode());
             assertEquals(503, given().delete("/bookings/" + booked).statusCode());
-            given().get("/q/health/ready").then().statusCode(503);
+            Management.given().get("/q/health/ready").then().statusCode(503);
         } finally {
             PostgresProxy.current.up();
         }
 
         Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (given().get("/q/health/ready").statusCode() != 200) {
+        while (Management.given().get("/q/health/ready").statusCode() != 200) {
             assertTrue(Instant.now().isBefore(deadline), "readiness comes back by itself");
             Thread.sleep(200);
         }

@@ -14,13 +14,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The images the Kubernetes overlays run: a pinned base, a numeric non-root user (the kubelet can only enforce
- * {@code runAsNonRoot} against a numeric UID), port 8080, and the artefact the matching Maven build writes.
+ * {@code runAsNonRoot} against a numeric UID), ports 8080 (API) and 9000 (management), and the artefact the matching Maven build writes.
  */
 class DockerfilesTest {
 
     @ParameterizedTest
     @ValueSource(strings = { "Dockerfile.jvm", "Dockerfile.native", "Dockerfile.native-micro" })
-    void imageIsPinnedNonRootAndServesOn8080(String name) throws IOException {
+    void imageIsPinnedNonRootAndServesTheApiAndManagementPorts(String name) throws IOException {
         List<String> instructions = Files.readAllLines(Path.of("src/main/docker", name)).stream()
                 .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
 
@@ -31,7 +31,7 @@ class DockerfilesTest {
 
         String user = last(instructions, "USER ");
         assertTrue(user.matches("[1-9][0-9]*"), "numeric non-root USER, got " + user);
-        assertEquals("8080", last(instructions, "EXPOSE "));
+        assertEquals("8080 9000", last(instructions, "EXPOSE "), "the API and the management interface");
         assertFalse(last(instructions, "ENTRYPOINT ").isEmpty());
 
         String copies = String.join("\n", instructions.stream().filter(l -> l.startsWith("COPY ")).toList());

@@ -3,6 +3,7 @@ package dev.turnstile.deploy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -31,6 +32,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -42,6 +44,9 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 
 /**
@@ -61,7 +66,10 @@ class KubernetesManifestsTest {
             "ConfigMap", ConfigMap.class,
             "ServiceAccount", ServiceAccount.class,
             "HorizontalPodAutoscaler", HorizontalPodAutoscaler.class,
-            "PodDisruptionBudget", PodDisruptionBudget.class);
+            "PodDisruptionBudget", PodDisruptionBudget.class,
+            "NetworkPolicy", NetworkPolicy.class);
+    /** Quarkus' management interface port (quarkus.management.port, default), where /q/* answers. */
+    private static final int MANAGEMENT_PORT = 9000;
 
     static List<Path> manifestFiles() {
         return DeployFiles.yamlUnder("kubernetes");
@@ -99,9 +107,8 @@ class KubernetesManifestsTest {
                 "image of the " + flavour + " build with a tag: " + app.getImage());
         assertFalse(app.getImage().endsWith(":latest"), "a pinned tag, not latest");
 
-        assertEquals(1, app.getPorts().size());
-        assertEquals("http", app.getPorts().get(0).getName());
-        assertEquals(8080, app.getPorts().get(0).getContainerPort());
+        Map<String, Integer> ports = app.getPorts().stream().collect(Collectors.toMap(ContainerPort::getName, ContainerPort::getContainerPort));
+        assertEquals(Map.of("http", 8080, "management", MANAGEMENT_PORT), ports);
 
         assertProbe(app.getStartupProbe(), "/q/health/started");
         assertProbe(app.getReadinessProbe(), "/q/health/ready");
@@ -135,14 +142,16 @@ class KubernetesManifestsTest {
         Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
         assertEquals("true", annotations.get("prometheus.io/scrape"));
         assertEquals("/q/metrics", annotations.get("prometheus.io/path"));
-        assertEquals("8080", annotations.get("prometheus.io/port"));
+        assertEquals(String.valueOf(MANAGEMENT_PORT), annotations.get("prometheus.io/port"), "scraped on the management port");
 
         assertConfigurationReferences(app, one(objects, ConfigMap.class));
         assertEquals(pod.getServiceAccountName(), one(objects, ServiceAccount.class).getMetadata().getName());
 
         Service service = one(objects, Service.class);
         assertEquals(service.getSpec().getSelector(), subset(podLabels, service.getSpec().getSelector().keySet()));
-        assertEquals("http", service.getSpec().getPorts().get(0).getTargetPort().getStrVal());
+        assertEquals(List.of("http"), service.getSpec().getPorts().stream().map(p -> p.getTargetPort().getStrVal()).toList(),
+                "the Service exposes the API port only");
+        assertNetworkPolicy(one(objects, NetworkPolicy.class), podLabels);
 
         HorizontalPodAutoscaler hpa = one(objects, HorizontalPodAutoscaler.class);
         assertEquals("Deployment", hpa.getSpec().getScaleTargetRef().getKind());
@@ -186,14 +195,36 @@ class KubernetesManifestsTest {
     private static void assertProbe(Probe probe, String path) {
         assertNotNull(probe, path);
         assertEquals(path, probe.getHttpGet().getPath());
-        assertEquals("http", probe.getHttpGet().getPort().getStrVal());
+        assertEquals("management", probe.getHttpGet().getPort().getStrVal(), path + " is on the management port");
         assertTrue(probe.getPeriodSeconds() >= 1);
+    }
+
+    /** The API port is open to every namespace; the management port only to the monitoring namespace. */
+    private static void assertNetworkPolicy(NetworkPolicy policy, Map<String, String> podLabels) {
+        assertEquals(policy.getSpec().getPodSelector().getMatchLabels(),
+                subset(podLabels, policy.getSpec().getPodSelector().getMatchLabels().keySet()), "the policy selects the pods");
+        assertEquals(List.of("Ingress"), policy.getSpec().getPolicyTypes());
+        Map<String, NetworkPolicyIngressRule> rules = new LinkedHashMap<>();
+        for (NetworkPolicyIngressRule rule : policy.getSpec().getIngress()) {
+            assertEquals(1, rule.getPorts().size(), "one port per rule");
+            assertEquals("TCP", rule.getPorts().get(0).getProtocol());
+            assertTrue(rules.put(rule.getPorts().get(0).getPort().getStrVal(), rule) == null, "one rule per port");
+        }
+        assertEquals(Set.of("http", "management"), rules.keySet(), "no other port is admitted");
+        assertTrue(rules.get("http").getFrom() == null || rules.get("http").getFrom().isEmpty(), "the API from anywhere");
+        List<NetworkPolicyPeer> monitoring = rules.get("management").getFrom();
+        assertEquals(1, monitoring.size());
+        assertNull(monitoring.get(0).getPodSelector(), "any pod of the monitoring namespace");
+        assertNull(monitoring.get(0).getIpBlock());
+        assertEquals(Map.of("kubernetes.io/metadata.name", "monitoring"), monitoring.get(0).getNamespaceSelector().getMatchLabels(),
+                "management only from the monitoring namespace");
     }
 
     private static void assertConfigurationReferences(Container app, ConfigMap config) {
         Map<String, EnvVar> env = app.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, e -> e));
         for (String name : List.of("AWS_REGION", "QUARKUS_DATASOURCE_REACTIVE_URL", "TURNSTILE_RENTAL_TABLES_BIKES",
-                "TURNSTILE_RENTAL_TABLES_CUSTOMERS", "TURNSTILE_RENTAL_TABLES_RENTALS", "TURNSTILE_RENTAL_TABLES_IDEMPOTENCY")) {
+                "TURNSTILE_RENTAL_TABLES_CUSTOMERS", "TURNSTILE_RENTAL_TABLES_RENTALS", "TURNSTILE_RENTAL_TABLES_IDEMPOTENCY",
+                "TURNSTILE_IDENTITY_ISSUER", "TURNSTILE_IDENTITY_AUDIENCE", "TURNSTILE_IDENTITY_PUBLIC_KEY_LOCATION")) {
             assertNotNull(env.get(name), name);
             var ref = env.get(name).getValueFrom().getConfigMapKeyRef();
             assertEquals(config.getMetadata().getName(), ref.getName(), name);

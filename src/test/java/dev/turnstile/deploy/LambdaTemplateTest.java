@@ -162,6 +162,40 @@ class LambdaTemplateTest {
         assertEquals("AWS::Serverless::HttpApi", map(resources().get("HttpApi")).get("Type"));
     }
 
+    /**
+     * The gateway's JWT authorizer guards every route, and the function is told the same issuer, audience and keys, so
+     * it verifies the token again instead of trusting the gateway (docs/identity.md).
+     */
+    @Test
+    void everyRouteGoesThroughTheJwtAuthorizerAndTheFunctionVerifiesTheTokenToo() {
+        Map<String, Object> parameters = map(TEMPLATE.get("Parameters"));
+        for (String parameter : List.of("IdentityIssuer", "IdentityAudience", "IdentityJwksUrl")) {
+            assertEquals("String", map(parameters.get(parameter)).get("Type"), parameter);
+            assertFalse(map(parameters.get(parameter)).containsKey("Default"), parameter + " has no default: each stack names its provider");
+        }
+
+        Map<String, Object> auth = map(properties(resources().get("HttpApi")).get("Auth"));
+        String authorizerName = (String) auth.get("DefaultAuthorizer");
+        Map<String, Object> authorizer = map(map(auth.get("Authorizers")).get(authorizerName));
+        assertEquals("$request.header.Authorization", authorizer.get("IdentitySource"));
+        Map<String, Object> jwt = map(authorizer.get("JwtConfiguration"));
+        assertEquals(Map.of("Ref", "IdentityIssuer"), jwt.get("issuer"));
+        assertEquals(List.of(Map.of("Ref", "IdentityAudience")), jwt.get("audience"));
+
+        Map<String, Object> events = map(properties(resources().get("TurnstileFunction")).get("Events"));
+        assertFalse(events.isEmpty());
+        events.forEach((name, event) -> {
+            Map<String, Object> properties = map(map(event).get("Properties"));
+            assertEquals(Map.of("Ref", "HttpApi"), properties.get("ApiId"), name + " is a route of the guarded API");
+            assertFalse(properties.containsKey("Auth"), name + " keeps the default authorizer (no per-route override)");
+        });
+
+        Map<String, Object> env = map(map(properties(resources().get("TurnstileFunction")).get("Environment")).get("Variables"));
+        assertEquals(Map.of("Ref", "IdentityIssuer"), env.get("TURNSTILE_IDENTITY_ISSUER"));
+        assertEquals(Map.of("Ref", "IdentityAudience"), env.get("TURNSTILE_IDENTITY_AUDIENCE"));
+        assertEquals(Map.of("Ref", "IdentityJwksUrl"), env.get("TURNSTILE_IDENTITY_PUBLIC_KEY_LOCATION"));
+    }
+
     @Test
     void lambdaProfileFitsInsideTheFunctionTimeout() throws IOException {
         SmallRyeConfig lambda = config("prod", "lambda");

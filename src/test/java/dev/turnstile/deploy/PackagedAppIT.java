@@ -4,34 +4,54 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.restassured.specification.RequestSpecification;
 
 /**
  * Runs against the packaged artefact, not the test JVM: the native binary with {@code -Dnative} (failsafe), the jar
  * with {@code -DskipITs=false}. It is also the training run for the JDK 25 AOT cache
  * ({@code -Dquarkus.package.jar.aot.enabled=true}), so it touches both stores and the health, metrics and OpenAPI paths
- * a production start goes through. Uses the test profile (quarkus.test.integration-test-profile), so the artefact
+ * a production start goes through (on the management port). Uses the test profile (quarkus.test.integration-test-profile), so the artefact
  * starts its own dynalite and prepares the test database exactly as the @QuarkusTests do.
  */
 @QuarkusIntegrationTest
 class PackagedAppIT {
 
     @Test
-    void bothBackendsAreReadyInThePackagedApp() {
-        given().when().get("/q/health/ready")
+    void bothBackendsAreReadyInThePackagedApp() throws IOException {
+        management().when().get("/q/health/ready")
                 .then().statusCode(200)
                 .body("status", is("UP"))
                 .body("checks.name", hasItems("DynamoDB", "Reactive PostgreSQL connections health check"));
     }
 
     @Test
-    void livenessStartupMetricsAndOpenApiAnswer() {
-        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
-        given().when().get("/q/health/started").then().statusCode(200).body("status", is("UP"));
-        given().when().get("/q/metrics").then().statusCode(200).body(containsString("# HELP"));
-        given().when().get("/q/openapi").then().statusCode(200).body(containsString("Turnstile API"));
+    void livenessStartupMetricsAndOpenApiAnswer() throws IOException {
+        management().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+        management().when().get("/q/health/started").then().statusCode(200).body("status", is("UP"));
+        management().when().get("/q/metrics").then().statusCode(200).body(containsString("# HELP"));
+        management().when().get("/q/openapi").then().statusCode(200).body(containsString("Turnstile API"));
+        given().when().get("/q/health/ready").then().statusCode(404);
+    }
+
+    /**
+     * The artefact's management interface. It took a free port (%test.quarkus.management.port=0), which only its log
+     * names; the launcher reads the API port the same way.
+     */
+    private static RequestSpecification management() throws IOException {
+        Matcher listening = Pattern.compile("Management interface listening on https?://[^\\s:]+:(\\d+)")
+                .matcher(Files.readString(Path.of("target/quarkus.log")));
+        assertTrue(listening.find(), "the artefact logs its management port in target/quarkus.log");
+        return given().port(Integer.parseInt(listening.group(1)));
     }
 }

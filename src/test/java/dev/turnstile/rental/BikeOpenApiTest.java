@@ -1,6 +1,5 @@
 package dev.turnstile.rental;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +11,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.Management;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -37,7 +37,7 @@ class BikeOpenApiTest {
     @Test
     @SuppressWarnings("unchecked")
     void everyBikeOperationDocumentsItsStatusesAndEveryErrorIsAProblem() {
-        Map<String, Object> paths = given().queryParam("format", "json").get("/q/openapi")
+        Map<String, Object> paths = Management.given().queryParam("format", "json").get("/q/openapi")
                 .then().statusCode(200).extract().jsonPath().getMap("paths");
 
         STATUSES.forEach((operation, statuses) -> {
@@ -65,7 +65,7 @@ class BikeOpenApiTest {
     @Test
     @SuppressWarnings("unchecked")
     void theRentModeIsDocumentedByItsValues() {
-        List<Map<String, Object>> parameters = given().queryParam("format", "json").get("/q/openapi")
+        List<Map<String, Object>> parameters = Management.given().queryParam("format", "json").get("/q/openapi")
                 .then().statusCode(200).extract().jsonPath().getList("paths.'/bikes/{bikeId}/rent'.post.parameters");
         Map<String, Object> mode = parameters.stream().filter(p -> "mode".equals(p.get("name"))).findFirst().orElseThrow();
 

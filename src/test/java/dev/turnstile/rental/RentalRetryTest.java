@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
@@ -141,6 +142,6 @@ class RentalRetryTest {
     }
 
     private static String metrics() {
-        return given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
     }
 }

@@ -13,6 +13,7 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -31,7 +32,7 @@ class RentalStoreFaultTest {
         String customer = unique("c");
         String key = unique("k");
         BikeApiTest.create(bikeId, "harbour", 2);
-        given().get("/q/health/ready").then().statusCode(200);
+        Management.given().get("/q/health/ready").then().statusCode(200);
 
         ProcessHandle dynalite = ProcessHandle.current().descendants()
                 .filter(process -> process.info().commandLine().orElse("").contains("dynalite"))
@@ -42,7 +43,7 @@ class RentalStoreFaultTest {
             Instant start = Instant.now();
             stalled = rent(bikeId, customer, key);
             assertTrue(Duration.between(start, Instant.now()).toSeconds() < 10, "answered within the call timeout");
-            given().get("/q/health/ready").then().statusCode(503);
+            Management.given().get("/q/health/ready").then().statusCode(503);
         } finally {
             signal("CONT", dynalite);
         }
@@ -50,7 +51,7 @@ class RentalStoreFaultTest {
                 .body("reason", is("STORE_UNAVAILABLE")).header("Retry-After", is("1"));
 
         Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (given().get("/q/health/ready").statusCode() != 200) {
+        while (Management.given().get("/q/health/ready").statusCode() != 200) {
             assertTrue(Instant.now().isBefore(deadline), "readiness comes back by itself");
             Thread.sleep(200);
         }
