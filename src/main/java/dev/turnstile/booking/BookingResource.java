@@ -61,6 +61,13 @@ public class BookingResource {
     @POST
     @Path("flights/{flightId}/fares/{fareClass}/bookings")
     @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (the token is neither customer nor staff) or NOT_YOUR_ACCOUNT (a customer named another passenger)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS: the account made too many booking attempts this second; retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "201", description = "Booked",
             headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
                     schema = @Schema(type = SchemaType.STRING)),
@@ -104,11 +111,15 @@ public class BookingResource {
     @GET
     @Path("bookings/{bookingId}")
     @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: the token is neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The booking, with its ticket status",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
     @APIResponse(responseCode = "400", description = "bookingId is not a UUID",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND: no such booking, or another customer's",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
             headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
@@ -120,12 +131,16 @@ public class BookingResource {
     @DELETE
     @Path("bookings/{bookingId}")
     @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: the token is neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "204", description = "Cancelled, the seat given back (also when it was cancelled already)",
             headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
                     schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", description = "bookingId is not a UUID, or a bad Idempotency-Key",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND: no such booking, or another customer's",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))

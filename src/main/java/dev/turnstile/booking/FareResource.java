@@ -43,6 +43,10 @@ public class FareResource {
 
     @PUT
     @RolesAllowed(Roles.STAFF)
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "201", description = "The fare was created",
             headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
                     schema = @Schema(type = SchemaType.STRING)),
@@ -71,6 +75,10 @@ public class FareResource {
     @GET
     @Path("flights/{flightId}/fares/{fareClass}")
     @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: the token is neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The fare",
             headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
                     schema = @Schema(type = SchemaType.STRING)),
@@ -95,6 +103,10 @@ public class FareResource {
     @GET
     @Path("flights/{flightId}/fares/{fareClass}/audit")
     @RolesAllowed(Roles.STAFF)
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The invariant seatsTotal = seatsAvailable + confirmedBookings, read in one snapshot",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AuditView.class)))
     @APIResponse(responseCode = "400", description = "Invalid path, query, header or body; errors[] names each field",
