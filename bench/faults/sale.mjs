@@ -1,12 +1,14 @@
 // Flash-sale client for bench/faults/booking.sh: CLIENTS concurrent clients book new passengers on every fare until
 // each fare answers 409 SOLD_OUT. Every passenger has its own Idempotency-Key; a 503 (after Retry-After, capped) and a
 // network error (service killed, connection refused or reset) are retried with the same key and body until a final
-// answer (201, 409) or the deadline. Built-in fetch only.
-// Env: BASE (http://127.0.0.1:18090), FARES (JSON [{flight, fareClass, strategy}]), CLIENTS (64), DEADLINE_S (60),
+// answer (201, 409) or the deadline. Built-in fetch only. Books as staff (STAFF_TOKEN) for the passenger it names.
+// Env: STAFF_TOKEN (required), BASE (http://127.0.0.1:18090), FARES (JSON [{flight, fareClass, strategy}]), CLIENTS (64), DEADLINE_S (60),
 //      RUN (tag for passenger ids and keys), OUT (prefix: OUT.json summary, OUT.csv bookingId,passengerId,flight)
 import { writeFileSync } from 'node:fs'
 
 const base = process.env.BASE || 'http://127.0.0.1:18090'
+const token = process.env.STAFF_TOKEN
+if (!token) throw new Error('STAFF_TOKEN is not set: booking.sh mints it with local/token.js')
 const fares = JSON.parse(process.env.FARES).map(f => ({ ...f, soldOut: false }))
 const clients = Number(process.env.CLIENTS || 64)
 const run = process.env.RUN || String(Date.now())
@@ -35,7 +37,7 @@ async function bookUntilFinal(fare, passengerId, key) {
     try {
       res = await fetch(url, {
         method: 'POST', body, signal: AbortSignal.timeout(10000),
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key, Authorization: `Bearer ${token}` },
       })
       text = await res.text()
     } catch (e) {

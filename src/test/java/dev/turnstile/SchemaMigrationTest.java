@@ -1,6 +1,7 @@
 package dev.turnstile;
 
-import static io.restassured.RestAssured.given;
+import static dev.turnstile.identity.Tokens.asCustomer;
+import static dev.turnstile.identity.Tokens.asStaff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
@@ -49,9 +50,9 @@ class SchemaMigrationTest {
                 .map(row -> row.getString(0)).toList();
         assertEquals(List.of("0:BASELINE:true", "1:SQL:true", "2:SQL:true"), history);
 
-        given().contentType(ContentType.JSON).body("{\"seats\":2}").put("/flights/PREFLYWAY/fares/Y")
+        asStaff().contentType(ContentType.JSON).body("{\"seats\":2}").put("/flights/PREFLYWAY/fares/Y")
                 .then().statusCode(201);
-        given().contentType(ContentType.JSON).body("{\"passengerId\":\"p-1\"}").post("/flights/PREFLYWAY/fares/Y/bookings")
+        asCustomer("p-1").contentType(ContentType.JSON).body("{\"passengerId\":\"p-1\"}").post("/flights/PREFLYWAY/fares/Y/bookings")
                 .then().statusCode(201);
         Row fare = pool.query("SELECT count(*) FROM bookings WHERE flight_id = 'PREFLYWAY'").execute()
                 .await().atMost(TIMEOUT).iterator().next();

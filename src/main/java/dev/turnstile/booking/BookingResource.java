@@ -2,6 +2,7 @@ package dev.turnstile.booking;
 
 import java.util.UUID;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -29,6 +30,10 @@ import dev.turnstile.booking.BookingService.BookingCommand;
 import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.idempotency.Keyed;
 import dev.turnstile.idempotency.StoredAnswer;
+import dev.turnstile.identity.AttemptLimits;
+import dev.turnstile.identity.Caller;
+import dev.turnstile.identity.Callers;
+import dev.turnstile.identity.Roles;
 import dev.turnstile.json.Identifier;
 import dev.turnstile.problem.Problem;
 import io.smallrye.mutiny.Uni;
@@ -44,13 +49,25 @@ public class BookingResource {
     static final String BOOKING_ID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
     private final BookingService service;
+    private final Callers callers;
+    private final AttemptLimits limits;
 
-    BookingResource(BookingService service) {
+    BookingResource(BookingService service, Callers callers, AttemptLimits limits) {
         this.service = service;
+        this.callers = callers;
+        this.limits = limits;
     }
 
     @POST
     @Path("flights/{flightId}/fares/{fareClass}/bookings")
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN (the token is neither customer nor staff) or NOT_YOUR_ACCOUNT (a customer named another passenger)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS: the account made too many booking attempts this second; retry after Retry-After",
+            headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "201", description = "Booked",
             headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
                     schema = @Schema(type = SchemaType.STRING)),
@@ -78,37 +95,52 @@ public class BookingResource {
                             "atomic", "serializable", "sharded" })) Strategy strategy,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey,
             @NotNull @Valid BookingRequest booking) {
-        BookingCommand command = new BookingCommand(new FareKey(flightId, fareClass), strategy, booking.passengerId(),
-                booking.isElite());
+        Caller caller = callers.current();
+        limits.admit(caller);
+        // A customer's elite status is the token's; a body that claims it is ignored. Staff booking for a passenger
+        // state the passenger's status themselves (an agent who checked it), so their body's elite is honoured.
+        boolean elite = caller.staff() ? booking.isElite() : caller.elite();
+        BookingCommand command = new BookingCommand(new FareKey(flightId, fareClass), strategy,
+                caller.actingFor(booking.passengerId()), elite);
         if (idempotencyKey == null) {
             return service.book(command).map(view -> Response.status(201).entity(view).build());
         }
-        return service.book(command, idempotencyKey).map(keyed -> answer(keyed, 201));
+        return service.book(command, caller.scope(idempotencyKey)).map(keyed -> answer(keyed, 201));
     }
 
     @GET
     @Path("bookings/{bookingId}")
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: the token is neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The booking, with its ticket status",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
     @APIResponse(responseCode = "400", description = "bookingId is not a UUID",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND: no such booking, or another customer's",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
             headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<BookingView> booking(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId) {
-        return service.booking(UUID.fromString(bookingId));
+        return service.booking(UUID.fromString(bookingId), callers.current());
     }
 
     @DELETE
     @Path("bookings/{bookingId}")
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: the token is neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "204", description = "Cancelled, the seat given back (also when it was cancelled already)",
             headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
                     schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", description = "bookingId is not a UUID, or a bad Idempotency-Key",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND",
+    @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND: no such booking, or another customer's",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -117,10 +149,11 @@ public class BookingResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> cancel(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey) {
+        Caller caller = callers.current();
         if (idempotencyKey == null) {
-            return service.cancel(UUID.fromString(bookingId)).map(done -> Response.noContent().build());
+            return service.cancel(UUID.fromString(bookingId), caller).map(done -> Response.noContent().build());
         }
-        return service.cancel(UUID.fromString(bookingId), idempotencyKey).map(keyed -> answer(keyed, 204));
+        return service.cancel(UUID.fromString(bookingId), caller, caller.scope(idempotencyKey)).map(keyed -> answer(keyed, 204));
     }
 
     /**

@@ -19,6 +19,7 @@ import dev.turnstile.idempotency.IdempotencyKeys;
 import dev.turnstile.idempotency.IdempotencyKeys.Claim;
 import dev.turnstile.idempotency.Keyed;
 import dev.turnstile.idempotency.StoredAnswer;
+import dev.turnstile.identity.Caller;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -106,32 +107,36 @@ public class BookingService {
         });
     }
 
-    public Uni<BookingView> booking(UUID bookingId) {
+    /** The booking, if the caller may see it: another customer's booking is answered as a missing one. */
+    public Uni<BookingView> booking(UUID bookingId, Caller caller) {
         return attempts.read(client -> bookings.find(client, bookingId)).map(booking -> {
-            if (booking == null) {
+            if (booking == null || !caller.mayRead(booking.passengerId())) {
                 throw BookingProblems.bookingNotFound(bookingId);
             }
             return booking;
         });
     }
 
-    /** Cancels and gives the seat back; cancelling a cancelled booking changes nothing and succeeds. */
-    public Uni<Void> cancel(UUID bookingId) {
-        return attempts.once(connection -> cancel(connection, bookingId));
+    /**
+     * Cancels and gives the seat back; cancelling a cancelled booking changes nothing and succeeds. Another customer's
+     * booking is answered as a missing one, and left as it is.
+     */
+    public Uni<Void> cancel(UUID bookingId, Caller caller) {
+        return attempts.once(connection -> cancel(connection, bookingId, caller));
     }
 
-    /** As {@link #cancel(UUID)}, under an idempotency key. */
-    public Uni<Keyed<StoredAnswer>> cancel(UUID bookingId, String idempotencyKey) {
+    /** As {@link #cancel(UUID, Caller)}, under an idempotency key (already in the caller's space). */
+    public Uni<Keyed<StoredAnswer>> cancel(UUID bookingId, Caller caller, String idempotencyKey) {
         String fingerprint = Idempotency.fingerprintOf("cancel", bookingId);
         return attempts.once(connection -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> claim == Claim.OWNED
-                ? cancel(connection, bookingId).chain(() -> keys.done(connection, idempotencyKey, null))
+                ? cancel(connection, bookingId, caller).chain(() -> keys.done(connection, idempotencyKey, null))
                         .map(Keyed::fresh)
                 : Uni.createFrom().item(replay(claim))));
     }
 
-    private Uni<Void> cancel(SqlConnection connection, UUID bookingId) {
+    private Uni<Void> cancel(SqlConnection connection, UUID bookingId, Caller caller) {
         return bookings.lockForCancel(connection, bookingId).chain(target -> {
-            if (target == null) {
+            if (target == null || !caller.mayRead(target.passengerId())) {
                 throw BookingProblems.bookingNotFound(bookingId);
             }
             if (!CONFIRMED.equals(target.status())) {

@@ -1,5 +1,6 @@
 package dev.turnstile.booking;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -22,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.turnstile.identity.Roles;
 import dev.turnstile.json.Identifier;
 import dev.turnstile.problem.Problem;
 import io.smallrye.mutiny.Uni;
@@ -40,6 +42,11 @@ public class FareResource {
     }
 
     @PUT
+    @RolesAllowed(Roles.STAFF)
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "201", description = "The fare was created",
             headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
                     schema = @Schema(type = SchemaType.STRING)),
@@ -67,6 +74,11 @@ public class FareResource {
 
     @GET
     @Path("flights/{flightId}/fares/{fareClass}")
+    @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: the token is neither customer nor staff",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The fare",
             headers = @Header(name = "ETag", description = "Changes with every booking, cancel and reset",
                     schema = @Schema(type = SchemaType.STRING)),
@@ -90,6 +102,11 @@ public class FareResource {
 
     @GET
     @Path("flights/{flightId}/fares/{fareClass}/audit")
+    @RolesAllowed(Roles.STAFF)
+    @APIResponse(responseCode = "401", description = "UNAUTHENTICATED: no valid bearer token (the answer carries WWW-Authenticate: Bearer)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The invariant seatsTotal = seatsAvailable + confirmedBookings, read in one snapshot",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AuditView.class)))
     @APIResponse(responseCode = "400", description = "Invalid path, query, header or body; errors[] names each field",

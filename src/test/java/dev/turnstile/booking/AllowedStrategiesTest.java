@@ -1,6 +1,6 @@
 package dev.turnstile.booking;
 
-import static io.restassured.RestAssured.given;
+import static dev.turnstile.identity.Tokens.asStaff;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
@@ -41,7 +41,7 @@ class AllowedStrategiesTest {
         String flight = "ALLOWED-" + UUID.randomUUID();
         new BookingClient().putFare(flight, "Y", 10, 0, 1);
         for (String forbidden : new String[] { "pessimistic", "nowait", "optimistic", "serializable" }) {
-            given().contentType("application/json").body("{\"passengerId\":\"p-" + forbidden + "\"}")
+            asStaff().contentType("application/json").body("{\"passengerId\":\"p-" + forbidden + "\"}")
                     .post("/flights/" + flight + "/fares/Y/bookings?strategy=" + forbidden)
                     .then().statusCode(400).contentType("application/problem+json")
                     .body("reason", is("INVALID_REQUEST"))
@@ -50,9 +50,9 @@ class AllowedStrategiesTest {
         }
         assertEquals(0, bookings(flight), "a refused strategy writes nothing");
 
-        given().contentType("application/json").body("{\"passengerId\":\"p-atomic\"}")
+        asStaff().contentType("application/json").body("{\"passengerId\":\"p-atomic\"}")
                 .post("/flights/" + flight + "/fares/Y/bookings?strategy=atomic").then().statusCode(201);
-        given().contentType("application/json").body("{\"passengerId\":\"p-default\"}")
+        asStaff().contentType("application/json").body("{\"passengerId\":\"p-default\"}")
                 .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(201);
         assertEquals(2, bookings(flight));
     }

@@ -9,18 +9,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import dev.turnstile.identity.Tokens;
 import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
 
-/** Real parallel HTTP for the concurrency tests: requests are all in flight at once, each on its own connection. */
+/**
+ * Real parallel HTTP for the concurrency tests: requests are all in flight at once, each on its own connection. Each
+ * booking carries its passenger's own customer token (an elite one for an elite passenger), so the seat rules see the
+ * token's elite status as in production; fares are put by staff.
+ */
 final class BookingClient {
 
     /** Answers a client may retry: the service said "not now", not "no". */
     private static final Set<String> TRANSIENT = Set.of("CONTENTION", "BUSY", "TIMEOUT");
+    /** The per-account attempt limit: a passenger retrying under heavy contention waits out Retry-After, as a client would. */
+    private static final String TOO_MANY_ATTEMPTS = "TOO_MANY_ATTEMPTS";
+
+    private final String staffToken = Tokens.staff("booking-client");
+    private final Map<String, String> customerTokens = new ConcurrentHashMap<>();
 
     private final URI base;
     private final HttpClient http = HttpClient.newBuilder()
@@ -47,20 +58,34 @@ final class BookingClient {
     void putFare(String flightId, String fareClass, int seats, int eliteReserve, int shards) {
         String body = new JsonObject(Map.of("seats", seats, "eliteReserve", eliteReserve, "shards", shards)).encode();
         Answer answer = send(HttpRequest.newBuilder(uri("/flights/" + flightId + "/fares/" + fareClass))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build()).join();
+                .header("Authorization", "Bearer " + staffToken).header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build()).join();
         if (answer.status() != 201 && answer.status() != 200) {
             throw new AssertionError("PUT fare answered " + answer.status() + " " + answer.body());
         }
     }
 
-    /** One booking request; {@code idempotencyKey} may be null. */
+    /**
+     * Mints the tokens of these passengers now, so that a burst that follows spends no time signing (about 1 ms
+     * each).
+     */
+    void mintTokens(List<String> passengerIds, boolean elite) {
+        passengerIds.forEach(passengerId -> token(passengerId, elite));
+    }
+
+    /** The passenger's own customer token: elite status comes from the token, the body's elite is ignored. */
+    String token(String passengerId, boolean elite) {
+        return customerTokens.computeIfAbsent((elite ? "elite:" : "plain:") + passengerId,
+                ignored -> elite ? Tokens.eliteCustomer(passengerId) : Tokens.customer(passengerId));
+    }
+
+    /** One booking request as the passenger; {@code idempotencyKey} may be null. */
     CompletableFuture<Answer> book(String flightId, String fareClass, String strategy, String passengerId, boolean elite,
             String idempotencyKey) {
         String body = new JsonObject(Map.of("passengerId", passengerId, "elite", elite)).encode();
         HttpRequest.Builder request = HttpRequest.newBuilder(uri("/flights/" + flightId + "/fares/" + fareClass
                 + "/bookings" + (strategy == null ? "" : "?strategy=" + strategy)))
                 .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+                .header("Authorization", "Bearer " + token(passengerId, elite)).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);
         }
@@ -76,9 +101,11 @@ final class BookingClient {
     private CompletableFuture<Answer> bookUntilFinal(String flightId, String fareClass, String strategy, String passengerId,
             boolean elite, int attempt) {
         return book(flightId, fareClass, strategy, passengerId, elite, null).thenCompose(answer -> {
-            if (answer.status() >= 400 && TRANSIENT.contains(answer.reason()) && attempt < 200) {
-                return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
-                        ThreadLocalRandom.current().nextLong(5, 50), TimeUnit.MILLISECONDS))
+            boolean limited = answer.status() == 429 && TOO_MANY_ATTEMPTS.equals(answer.reason());
+            if (answer.status() >= 400 && (limited || TRANSIENT.contains(answer.reason())) && attempt < 200) {
+                long pause = limited ? 1000 + ThreadLocalRandom.current().nextLong(0, 50)
+                        : ThreadLocalRandom.current().nextLong(5, 50);
+                return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS))
                         .thenCompose(ignored -> bookUntilFinal(flightId, fareClass, strategy, passengerId, elite, attempt + 1));
             }
             return CompletableFuture.completedFuture(new Answer(answer.status(), answer.body(), attempt));
@@ -87,8 +114,10 @@ final class BookingClient {
 
     /** Starts all {@code count} bookings before waiting for any, then waits for all final answers. */
     List<Answer> flashSale(String flightId, String fareClass, String strategy, int count) {
-        List<CompletableFuture<Answer>> inFlight = IntStream.range(0, count)
-                .mapToObj(i -> bookUntilFinal(flightId, fareClass, strategy, "passenger-" + i, false)).toList();
+        List<String> passengers = IntStream.range(0, count).mapToObj(i -> "passenger-" + i).toList();
+        mintTokens(passengers, false);
+        List<CompletableFuture<Answer>> inFlight = passengers.stream()
+                .map(passenger -> bookUntilFinal(flightId, fareClass, strategy, passenger, false)).toList();
         return inFlight.stream().map(f -> f.orTimeout(90, TimeUnit.SECONDS).join()).toList();
     }
 

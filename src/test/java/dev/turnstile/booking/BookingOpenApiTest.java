@@ -20,15 +20,15 @@ class BookingOpenApiTest {
 
     private static final Map<String, Map<String, Set<String>>> DOCUMENTED = Map.of(
             "/flights/{flightId}/fares/{fareClass}", Map.of(
-                    "put", Set.of("200", "201", "400", "409", "503"),
-                    "get", Set.of("200", "304", "400", "404", "503")),
+                    "put", Set.of("200", "201", "400", "401", "403", "409", "503"),
+                    "get", Set.of("200", "304", "400", "401", "403", "404", "503")),
             "/flights/{flightId}/fares/{fareClass}/audit", Map.of(
-                    "get", Set.of("200", "400", "404", "503")),
+                    "get", Set.of("200", "400", "401", "403", "404", "503")),
             "/flights/{flightId}/fares/{fareClass}/bookings", Map.of(
-                    "post", Set.of("201", "400", "404", "409", "422", "503")),
+                    "post", Set.of("201", "400", "401", "403", "404", "409", "422", "429", "503")),
             "/bookings/{bookingId}", Map.of(
-                    "get", Set.of("200", "400", "404", "503"),
-                    "delete", Set.of("204", "400", "404", "422", "503")));
+                    "get", Set.of("200", "400", "401", "403", "404", "503"),
+                    "delete", Set.of("204", "400", "401", "403", "404", "422", "503")));
 
     @Test
     void everyBookingOperationDocumentsItsStatusesWithTheProblemSchemaForErrors() {

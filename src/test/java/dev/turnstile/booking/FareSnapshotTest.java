@@ -15,6 +15,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import dev.turnstile.identity.Tokens;
 import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
 
@@ -27,13 +28,15 @@ class FareSnapshotTest {
         String flight = "VIEW-" + UUID.randomUUID();
         BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 400, 0, 4);
+        String reader = Tokens.customer("fare-reader");
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         URI fare = URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/flights/" + flight + "/fares/Y");
 
+        client.mintTokens(IntStream.range(0, 300).mapToObj(i -> "p" + i).toList(), false);
         List<CompletableFuture<BookingClient.Answer>> burst = IntStream.range(0, 300)
                 .mapToObj(i -> client.bookUntilFinal(flight, "Y", i % 2 == 0 ? "sharded" : "atomic", "p" + i, false)).toList();
         List<CompletableFuture<String>> views = IntStream.range(0, 200)
-                .mapToObj(i -> http.sendAsync(HttpRequest.newBuilder(fare).build(), HttpResponse.BodyHandlers.ofString())
+                .mapToObj(i -> http.sendAsync(HttpRequest.newBuilder(fare).header("Authorization", "Bearer " + reader).build(), HttpResponse.BodyHandlers.ofString())
                         .thenApply(response -> {
                             assertEquals(200, response.statusCode(), response.body());
                             return response.body();
@@ -44,7 +47,7 @@ class FareSnapshotTest {
         long inconsistent = views.stream().map(CompletableFuture::join).map(JsonObject::new)
                 .filter(v -> v.getInteger("seatsAvailable") + v.getInteger("booked") != v.getInteger("seatsTotal")).count();
         assertEquals(0, inconsistent, "views where seatsAvailable + booked != seatsTotal");
-        JsonObject last = new JsonObject(http.sendAsync(HttpRequest.newBuilder(fare).build(), HttpResponse.BodyHandlers.ofString())
+        JsonObject last = new JsonObject(http.sendAsync(HttpRequest.newBuilder(fare).header("Authorization", "Bearer " + reader).build(), HttpResponse.BodyHandlers.ofString())
                 .join().body());
         assertEquals(100, last.getInteger("seatsAvailable"));
         assertTrue(last.getInteger("booked") == 300);

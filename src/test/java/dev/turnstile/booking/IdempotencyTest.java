@@ -1,6 +1,7 @@
 package dev.turnstile.booking;
 
-import static io.restassured.RestAssured.given;
+import static dev.turnstile.identity.Tokens.asCustomer;
+import static dev.turnstile.identity.Tokens.asStaff;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.turnstile.identity.Caller;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -26,6 +28,10 @@ class IdempotencyTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+
+    /** Each test's own customers, so that no test meets the per-account attempt limit through another's requests. */
+    private final String alice = "alice-" + UUID.randomUUID();
+    private final String bob = "bob-" + UUID.randomUUID();
 
     @Inject
     Pool pool;
@@ -39,14 +45,14 @@ class IdempotencyTest {
         client.putFare(flight, "Y", 10, 0, 1);
 
         List<CompletableFuture<BookingClient.Answer>> sent = IntStream.range(0, 20)
-                .mapToObj(i -> client.book(flight, "Y", strategy, "alice", false, key)).toList();
+                .mapToObj(i -> client.book(flight, "Y", strategy, alice, false, key)).toList();
         List<BookingClient.Answer> answers = sent.stream().map(CompletableFuture::join).toList();
 
         assertEquals(1, answers.stream().map(a -> a.status() + " " + a.body()).distinct().count(), answers.toString());
         assertEquals(201, answers.get(0).status());
         assertEquals(1L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
         assertEquals(answers.get(0).json().getString("bookingId"),
-                pool.preparedQuery("SELECT id FROM bookings WHERE idempotency_key = $1").execute(Tuple.of(key))
+                pool.preparedQuery("SELECT id FROM bookings WHERE idempotency_key = $1").execute(Tuple.of(scoped(alice, key)))
                         .await().atMost(TIMEOUT).iterator().next().getUUID(0).toString());
         assertEquals(9L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
     }
@@ -56,30 +62,30 @@ class IdempotencyTest {
         String flight = "IDEM-" + UUID.randomUUID();
         String key = "key-" + UUID.randomUUID();
         new BookingClient().putFare(flight, "Y", 1, 0, 1);
-        io.restassured.response.Response first = given().header("Idempotency-Key", key).contentType("application/json")
-                .body("{\"passengerId\":\"alice\"}").post("/flights/" + flight + "/fares/Y/bookings");
+        io.restassured.response.Response first = asCustomer(alice).header("Idempotency-Key", key).contentType("application/json")
+                .body("{\"passengerId\":\"" + alice + "\"}").post("/flights/" + flight + "/fares/Y/bookings");
         first.then().statusCode(201).contentType("application/json").header("Idempotent-Replayed", nullValue());
 
-        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"alice\"}")
+        asCustomer(alice).header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"" + alice + "\"}")
                 .post("/flights/" + flight + "/fares/Y/bookings")
                 .then().statusCode(201).contentType("application/json").header("Idempotent-Replayed", is("true"))
                 .body(is(first.asString()));
 
         String soldOut = "key-" + UUID.randomUUID();
-        String refused = given().header("Idempotency-Key", soldOut).contentType("application/json")
-                .body("{\"passengerId\":\"bob\"}").post("/flights/" + flight + "/fares/Y/bookings")
+        String refused = asCustomer(bob).header("Idempotency-Key", soldOut).contentType("application/json")
+                .body("{\"passengerId\":\"" + bob + "\"}").post("/flights/" + flight + "/fares/Y/bookings")
                 .then().statusCode(409).contentType("application/problem+json").header("Idempotent-Replayed", nullValue())
                 .body("reason", is("SOLD_OUT")).extract().asString();
-        given().header("Idempotency-Key", soldOut).contentType("application/json").body("{\"passengerId\":\"bob\"}")
+        asCustomer(bob).header("Idempotency-Key", soldOut).contentType("application/json").body("{\"passengerId\":\"" + bob + "\"}")
                 .post("/flights/" + flight + "/fares/Y/bookings")
                 .then().statusCode(409).contentType("application/problem+json").header("Idempotent-Replayed", is("true"))
                 .body(is(refused));
 
         String cancel = "cancel-" + UUID.randomUUID();
         String bookingId = first.jsonPath().getString("bookingId");
-        given().header("Idempotency-Key", cancel).delete("/bookings/" + bookingId)
+        asStaff().header("Idempotency-Key", cancel).delete("/bookings/" + bookingId)
                 .then().statusCode(204).header("Idempotent-Replayed", nullValue());
-        given().header("Idempotency-Key", cancel).delete("/bookings/" + bookingId)
+        asStaff().header("Idempotency-Key", cancel).delete("/bookings/" + bookingId)
                 .then().statusCode(204).header("Idempotent-Replayed", is("true"));
     }
 
@@ -88,14 +94,36 @@ class IdempotencyTest {
         String flight = "IDEM-" + UUID.randomUUID();
         String key = "key-" + UUID.randomUUID();
         new BookingClient().putFare(flight, "Y", 10, 0, 1);
-        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"alice\"}")
+        // one caller (an agent booking for two passengers) sending one key with two bodies
+        asStaff().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"" + alice + "\"}")
                 .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(201);
 
-        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"bob\"}")
+        asStaff().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"" + bob + "\"}")
                 .post("/flights/" + flight + "/fares/Y/bookings")
                 .then().statusCode(422).contentType("application/problem+json").body("reason", is("IDEMPOTENCY_KEY_REUSED"));
 
         assertEquals(1L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
+    }
+
+    @Test
+    void aKeyIsTheCallersOwnSoAnotherCustomerSendingItGetsTheirOwnBooking() {
+        String flight = "IDEM-" + UUID.randomUUID();
+        String key = "key-" + UUID.randomUUID();
+        new BookingClient().putFare(flight, "Y", 10, 0, 1);
+        String alices = asCustomer(alice).header("Idempotency-Key", key).contentType("application/json").body("{}")
+                .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(201)
+                .body("passengerId", is(alice)).extract().asString();
+
+        asCustomer(bob).header("Idempotency-Key", key).contentType("application/json").body("{}")
+                .post("/flights/" + flight + "/fares/Y/bookings")
+                .then().statusCode(201).header("Idempotent-Replayed", nullValue()).body("passengerId", is(bob));
+        asCustomer(alice).header("Idempotency-Key", key).contentType("application/json").body("{}")
+                .post("/flights/" + flight + "/fares/Y/bookings")
+                .then().statusCode(201).header("Idempotent-Replayed", is("true")).body(is(alices));
+
+        assertEquals(2L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
+        assertEquals(1L, count("SELECT count(*) FROM bookings WHERE idempotency_key = $1", scoped(bob, key)));
+        assertEquals(8L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
     }
 
     @Test
@@ -104,10 +132,10 @@ class IdempotencyTest {
         String key = "key-" + UUID.randomUUID();
         BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 0, 0, 1);
-        BookingClient.Answer first = client.book(flight, "Y", null, "alice", false, key).join();
+        BookingClient.Answer first = client.book(flight, "Y", null, alice, false, key).join();
         client.putFare(flight, "Y", 5, 0, 1);
 
-        BookingClient.Answer again = client.book(flight, "Y", null, "alice", false, key).join();
+        BookingClient.Answer again = client.book(flight, "Y", null, alice, false, key).join();
 
         assertEquals("SOLD_OUT", first.reason());
         assertEquals(first, again);
@@ -121,13 +149,13 @@ class IdempotencyTest {
         new BookingClient().putFare(flight, "Y", 5, 0, 1);
         pool.preparedQuery("INSERT INTO idempotency_keys (key, request_hash, status_code, response_body, created_at, expires_at)"
                 + " VALUES ($1, 'some other request', 201, '{}', now() - interval '2 days', now() - interval '1 day')")
-                .execute(Tuple.of(key)).await().atMost(TIMEOUT);
+                .execute(Tuple.of(scoped(alice, key))).await().atMost(TIMEOUT);
 
-        given().header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"alice\"}")
+        asCustomer(alice).header("Idempotency-Key", key).contentType("application/json").body("{\"passengerId\":\"" + alice + "\"}")
                 .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(201);
 
         assertEquals(1L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
-        assertEquals(1L, count("SELECT count(*) FROM idempotency_keys WHERE key = $1 AND expires_at > now()", key));
+        assertEquals(1L, count("SELECT count(*) FROM idempotency_keys WHERE key = $1 AND expires_at > now()", scoped(alice, key)));
     }
 
     @Test
@@ -136,15 +164,20 @@ class IdempotencyTest {
         String key = "cancel-" + UUID.randomUUID();
         BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 5, 0, 1);
-        String bookingId = client.book(flight, "Y", null, "alice", false, null).join().json().getString("bookingId");
+        String bookingId = client.book(flight, "Y", null, alice, false, null).join().json().getString("bookingId");
 
         List<CompletableFuture<Integer>> cancels = IntStream.range(0, 5).mapToObj(i -> CompletableFuture.supplyAsync(() ->
-                given().header("Idempotency-Key", key).delete("/bookings/" + bookingId).statusCode())).toList();
+                asStaff().header("Idempotency-Key", key).delete("/bookings/" + bookingId).statusCode())).toList();
 
         cancels.forEach(c -> assertEquals(204, c.join()));
         assertEquals(5L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
-        given().header("Idempotency-Key", key).delete("/bookings/" + UUID.randomUUID())
+        asStaff().header("Idempotency-Key", key).delete("/bookings/" + UUID.randomUUID())
                 .then().statusCode(422).body("reason", is("IDEMPOTENCY_KEY_REUSED"));
+    }
+
+    /** The key as stored: in the space of the customer who sent it. */
+    private static String scoped(String customer, String key) {
+        return new Caller(customer, false, false).scope(key);
     }
 
     private long count(String sql, String argument) {

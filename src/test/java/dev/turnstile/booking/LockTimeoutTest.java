@@ -85,7 +85,7 @@ class LockTimeoutTest {
 
         assertEquals(4, pool.preparedQuery("SELECT seats_available FROM flight_inventory WHERE flight_id = $1")
                 .execute(Tuple.of(flight)).await().atMost(TIMEOUT).iterator().next().getInteger(0));
-        io.restassured.RestAssured.given().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200)
+        dev.turnstile.identity.Tokens.asStaff().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200)
                 .body("consistent", org.hamcrest.Matchers.is(true))
                 .body("confirmedBookings", org.hamcrest.Matchers.is(1));
         assertTrue(Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.PESSIMISTIC) >= pessimisticTimeouts + 1);

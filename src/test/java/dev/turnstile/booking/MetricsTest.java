@@ -33,6 +33,7 @@ class MetricsTest {
         BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 1000, 0, 1);
 
+        client.mintTokens(IntStream.range(0, 100).mapToObj(i -> "p" + i).toList(), false);
         List<CompletableFuture<BookingClient.Answer>> sent = IntStream.range(0, 100)
                 .mapToObj(i -> client.bookUntilFinal(flight, "Y", strategy.label(), "p" + i, false)).toList();
         sent.forEach(f -> assertEquals(201, f.join().status()));

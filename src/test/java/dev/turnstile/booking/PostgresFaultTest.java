@@ -1,6 +1,6 @@
 package dev.turnstile.booking;
 
-import static io.restassured.RestAssured.given;
+import static dev.turnstile.identity.Tokens.asStaff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,11 +93,11 @@ class PostgresFaultTest {
                 assertUnavailable(client.book(flight, "Y", strategy, "p-" + strategy, false, null).join());
             }
             assertUnavailable(client.book(flight, "Y", "atomic", "p1", false, "away-" + flight).join());
-            given().get("/flights/" + flight + "/fares/Y").then().statusCode(503).contentType("application/problem+json")
+            asStaff().get("/flights/" + flight + "/fares/Y").then().statusCode(503).contentType("application/problem+json")
                     .header("Retry-After", "1").body("reason", org.hamcrest.Matchers.is("STORE_UNAVAILABLE"));
-            assertEquals(503, given().get("/flights/" + flight + "/fares/Y/audit").statusCode());
-            assertEquals(503, given().get("/bookings/" + booked).statusCode());
-            assertEquals(503, given().delete("/bookings/" + booked).statusCode());
+            assertEquals(503, asStaff().get("/flights/" + flight + "/fares/Y/audit").statusCode());
+            assertEquals(503, asStaff().get("/bookings/" + booked).statusCode());
+            assertEquals(503, asStaff().delete("/bookings/" + booked).statusCode());
             Management.given().get("/q/health/ready").then().statusCode(503);
         } finally {
             PostgresProxy.current.up();
@@ -175,7 +175,7 @@ class PostgresFaultTest {
     }
 
     private void assertAuditExact(String flight) {
-        given().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200)
+        asStaff().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200)
                 .body("consistent", org.hamcrest.Matchers.is(true));
     }
 

@@ -97,11 +97,19 @@ public final class PostgresProxy implements QuarkusTestResourceLifecycleManager 
         while (!socket.isClosed()) {
             try {
                 Socket app = socket.accept();
-                Socket postgres = new Socket(targetHost, targetPort);
-                Link link = new Link(app, postgres);
-                links.add(link);
-                daemon("pg-proxy-up", () -> link.pump(true));
-                daemon("pg-proxy-down", () -> link.pump(false));
+                // Under down()'s lock: a connection accepted just before down() closed the port must not slip past
+                // its resetAll() and keep PostgreSQL reachable while it is "away".
+                synchronized (this) {
+                    if (server != socket) {
+                        closeQuietly(app);
+                        return;
+                    }
+                    Socket postgres = new Socket(targetHost, targetPort);
+                    Link link = new Link(app, postgres);
+                    links.add(link);
+                    daemon("pg-proxy-up", () -> link.pump(true));
+                    daemon("pg-proxy-down", () -> link.pump(false));
+                }
             } catch (IOException closed) {
                 return;
             }

@@ -1,6 +1,6 @@
 package dev.turnstile.booking;
 
-import static io.restassured.RestAssured.given;
+import static dev.turnstile.identity.Tokens.asStaff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +26,7 @@ class ResetCancelRaceTest {
     @Test
     void cancelsRacingShrinkingAndGrowingResetsNeverLoseASeat() {
         BookingClient client = new BookingClient();
+        client.mintTokens(IntStream.range(0, 24).mapToObj(i -> "p" + i).toList(), false);
         for (int round = 0; round < 20; round++) {
             String flight = "RESET-" + round + "-" + UUID.randomUUID();
             client.putFare(flight, "Y", 40, 0, 8);
@@ -41,7 +42,7 @@ class ResetCancelRaceTest {
             int shrinkTo = 1 + round % 3;
             for (int i = 0; i < ids.size(); i++) {
                 String id = ids.get(i);
-                cancels.add(CompletableFuture.supplyAsync(() -> given().delete("/bookings/" + id).statusCode()));
+                cancels.add(CompletableFuture.supplyAsync(() -> asStaff().delete("/bookings/" + id).statusCode()));
                 if (i % 6 == 0) {
                     int shards = i % 12 == 0 ? shrinkTo : 8;
                     resets.add(CompletableFuture.runAsync(() -> client.putFare(flight, "Y", 40, 0, shards)));
@@ -50,8 +51,8 @@ class ResetCancelRaceTest {
             resets.forEach(CompletableFuture::join);
             cancels.forEach(c -> assertTrue(c.join() == 204 || c.join() == 503, "cancel answered " + c.join()));
 
-            JsonPath audit = given().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200).extract().jsonPath();
-            long confirmed = ids.stream().filter(id -> "CONFIRMED".equals(given().get("/bookings/" + id).path("status"))).count();
+            JsonPath audit = asStaff().get("/flights/" + flight + "/fares/Y/audit").then().statusCode(200).extract().jsonPath();
+            long confirmed = ids.stream().filter(id -> "CONFIRMED".equals(asStaff().get("/bookings/" + id).path("status"))).count();
             assertTrue(audit.getBoolean("consistent"), "round " + round + ": " + audit.prettify());
             assertEquals(confirmed, audit.getLong("confirmedBookings"), "round " + round);
             assertEquals(40 - confirmed, audit.getLong("seatsAvailable"), "round " + round + ": " + audit.prettify());

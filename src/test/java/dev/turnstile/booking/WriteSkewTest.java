@@ -67,6 +67,7 @@ class WriteSkewTest {
     void concurrentNonEliteBookingsUnderSerializableNeverTakeTheReserve() {
         BookingClient client = new BookingClient();
         List<String> flights = IntStream.range(0, 10).mapToObj(i -> twoSeatsOneReserved()).toList();
+        client.mintTokens(List.of("p0", "p1"), false);
 
         List<CompletableFuture<BookingClient.Answer>> racing = flights.stream()
                 .flatMap(flight -> IntStream.range(0, 2).mapToObj(i -> client.bookUntilFinal(flight, "Y", "serializable", "p" + i, false)))

@@ -1,7 +1,7 @@
 package dev.turnstile.json;
 
+import static dev.turnstile.identity.Tokens.asCustomer;
 import static dev.turnstile.identity.Tokens.asStaff;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,7 +44,7 @@ class StrictInputTest {
         bikeId = "strict-" + UUID.randomUUID();
         bikeJson("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}").post("/bikes").then().statusCode(201);
         flightId = "strict-" + UUID.randomUUID();
-        json("{\"seats\":5}").put(farePath()).then().statusCode(201);
+        staffJson("{\"seats\":5}").put(farePath()).then().statusCode(201);
     }
 
     @Test
@@ -59,15 +59,15 @@ class StrictInputTest {
     @Test
     void aNumberIsNotAPassengerId() {
         Map<String, Object> before = fare();
-        refused(json("{\"passengerId\":5}").post(farePath() + "/bookings"), "passengerId");
+        refused(passengerJson("{\"passengerId\":5}").post(farePath() + "/bookings"), "passengerId");
         assertEquals(before, fare(), "a refused booking must not sell a seat");
     }
 
     @Test
     void aBooleanIsNotAStringOrANumber() {
         Map<String, Object> before = fare();
-        refused(json("{\"passengerId\":\"p-1\",\"elite\":\"true\"}").post(farePath() + "/bookings"), "elite");
-        refused(json("{\"passengerId\":\"p-1\",\"elite\":1}").post(farePath() + "/bookings"), "elite");
+        refused(passengerJson("{\"passengerId\":\"p-1\",\"elite\":\"true\"}").post(farePath() + "/bookings"), "elite");
+        refused(passengerJson("{\"passengerId\":\"p-1\",\"elite\":1}").post(farePath() + "/bookings"), "elite");
         assertEquals(before, fare());
     }
 
@@ -77,8 +77,8 @@ class StrictInputTest {
         refused(bikeJson("{\"customerId\":\"c-1\",\"customer\":\"c-1\"}").post("/bikes/" + bikeId + "/rent"), "customer");
         assertEquals(bikeBefore, bike());
         Map<String, Object> fareBefore = fare();
-        refused(json("{\"passengerId\":\"p-1\",\"vip\":true}").post(farePath() + "/bookings"), "vip");
-        refused(json("{\"seats\":9,\"seat\":9}").put(farePath()), "seat");
+        refused(passengerJson("{\"passengerId\":\"p-1\",\"vip\":true}").post(farePath() + "/bookings"), "vip");
+        refused(staffJson("{\"seats\":9,\"seat\":9}").put(farePath()), "seat");
         assertEquals(fareBefore, fare());
     }
 
@@ -135,7 +135,7 @@ class StrictInputTest {
     }
 
     private Map<String, Object> fare() {
-        return given().get(farePath()).then().statusCode(200).extract().jsonPath().getMap("");
+        return asStaff().get(farePath()).then().statusCode(200).extract().jsonPath().getMap("");
     }
 
     /** The rental routes need a token; staff may do all of them, for the customer the body names. */
@@ -143,7 +143,12 @@ class StrictInputTest {
         return asStaff().contentType(ContentType.JSON).body(body);
     }
 
-    private static RequestSpecification json(String body) {
-        return given().contentType(ContentType.JSON).body(body);
+    /** A booking body sent by passenger p-1 with their own token. */
+    private static RequestSpecification passengerJson(String body) {
+        return asCustomer("p-1").contentType(ContentType.JSON).body(body);
+    }
+
+    private static RequestSpecification staffJson(String body) {
+        return asStaff().contentType(ContentType.JSON).body(body);
     }
 }
