@@ -1,5 +1,6 @@
 package dev.turnstile;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -56,4 +57,15 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule nothingDependsOnTheLocalLaunchers = noClasses().that().resideOutsideOfPackage("dev.turnstile.local..")
             .should().dependOnClassesThat().resideInAPackage("dev.turnstile.local..");
+
+    /**
+     * Issue 11: every route says who may call it. deny-unannotated-endpoints already refuses a route that forgets;
+     * this rule makes the build say which one.
+     */
+    @ArchTest
+    static final ArchRule everyRouteNamesItsRoles = methods()
+            .that().areAnnotatedWith(jakarta.ws.rs.GET.class).or().areAnnotatedWith(jakarta.ws.rs.POST.class)
+            .or().areAnnotatedWith(jakarta.ws.rs.PUT.class).or().areAnnotatedWith(jakarta.ws.rs.PATCH.class)
+            .or().areAnnotatedWith(jakarta.ws.rs.DELETE.class)
+            .should().beAnnotatedWith(jakarta.annotation.security.RolesAllowed.class);
 }
