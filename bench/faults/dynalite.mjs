@@ -3,7 +3,7 @@
 // Usage: node bench/faults/dynalite.mjs PORT   (prints "ready" once the table exists; ends on SIGTERM)
 //        node bench/faults/dynalite.mjs PORT DIR   (rental fault run: data on disk in DIR (LevelDB), so that it
 //        survives kill -9 and a restart on the same DIR; no table is created, the service creates its own with
-//        turnstile.local-dynamodb.create-tables=true; prints "ready" once listening)
+//        turnstile.rental.create-missing-tables=true; prints "ready" once listening)
 import { createRequire } from 'node:module'
 
 const require = createRequire(new URL('../../package.json', import.meta.url))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rental fault run (issue 9): kill -9 of DynamoDB (dynalite, data on disk with --path, port 18094) in the middle of
 # a rent/return load at 64 concurrent clients, and a restart on the same port and data directory.
-# The packaged service (prod profile, port 18093) creates its tables at startup (turnstile.local-dynamodb.create-tables)
+# The packaged service (prod profile, port 18093) creates its tables at startup (turnstile.rental.create-missing-tables)
 # and uses the main PostgreSQL (127.0.0.1:5432, database turnstile_faults_rental, created if missing) only to start:
 # booking workers and the idempotency sweeper are off. 64 bikes at one station, one per client; each client loops
 # rent -> return with one Idempotency-Key per operation, retried with the same key and body on 503, 409
@@ -72,7 +72,7 @@ QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE=http://127.0.0.1:$DYNAMO_PORT \
 QUARKUS_DYNAMODB_AWS_CREDENTIALS_TYPE=static \
 QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID=local \
 QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY=local \
-TURNSTILE_LOCAL_DYNAMODB_CREATE_TABLES=true \
+TURNSTILE_RENTAL_CREATE_MISSING_TABLES=true \
 TURNSTILE_RENTAL_RIDES_UNTIL_SERVICE=2000000000 \
 TURNSTILE_BOOKING_TICKETING_ENABLED=false \
 TURNSTILE_IDEMPOTENCY_CLEANUP_INTERVAL=off \

@@ -38,7 +38,7 @@ DYNAMO="http://127.0.0.1:$(grep -o 'port [0-9]*' "$WORK/dynalite.out" | cut -d' 
 # none) and log a warning twice a second, costing the app CPU during the measurement.
 java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT -Dquarkus.management.port=$MGMT_PORT \
   -Dquarkus.dynamodb.endpoint-override="$DYNAMO" \
-  -Dturnstile.local-dynamodb.create-tables=true \
+  -Dturnstile.rental.create-missing-tables=true \
   -Dquarkus.dynamodb.aws.credentials.type=static \
   -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
   -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local \

@@ -22,6 +22,13 @@ public interface RentalConfig {
 
     Idempotency idempotency();
 
+    /**
+     * Create the rental tables that are missing at start ({@link MissingTables}). For ephemeral stores (dev, test, a
+     * benchmark's dynalite); production leaves it off and gets its tables from deploy/.
+     */
+    @WithDefault("false")
+    boolean createMissingTables();
+
     enum Transactions {
         /** Ask the endpoint once whether it has TransactWriteItems (real DynamoDB does, dynalite does not). */
         AUTO,

@@ -215,7 +215,7 @@ class LambdaTemplateTest {
         assertNotEquals(1, prod.getValue("quarkus.datasource.reactive.max-size", Integer.class), "pods keep a real pool");
         for (SmallRyeConfig profile : List.of(prod, lambda)) {
             assertFalse(profile.getOptionalValue("turnstile.local-postgres.prepare", Boolean.class).orElse(false), "no migration");
-            assertFalse(profile.getOptionalValue("turnstile.local-dynamodb.create-tables", Boolean.class).orElse(false), "no tables");
+            assertFalse(profile.getOptionalValue("turnstile.rental.create-missing-tables", Boolean.class).orElse(false), "no tables");
             assertFalse(profile.getOptionalValue("turnstile.local-dynamodb.enabled", Boolean.class).orElse(false), "no dynalite");
         }
     }

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.specification.RequestSpecification;
 
@@ -21,11 +23,21 @@ import io.restassured.specification.RequestSpecification;
  * Runs against the packaged artefact, not the test JVM: the native binary with {@code -Dnative} (failsafe), the jar
  * with {@code -DskipITs=false}. It is also the training run for the JDK 25 AOT cache
  * ({@code -Dquarkus.package.jar.aot.enabled=true}), so it touches both stores and the health, metrics and OpenAPI paths
- * a production start goes through (on the management port). Uses the test profile (quarkus.test.integration-test-profile), so the artefact
- * starts its own dynalite and prepares the test database exactly as the @QuarkusTests do.
+ * a production start goes through (on the management port). Uses the test profile (quarkus.test.integration-test-profile);
+ * the artefact carries no dev/test launcher, so {@link PackagedAppBackends} starts dynalite and migrates the test
+ * database from the test side.
  */
 @QuarkusIntegrationTest
+@WithTestResource(PackagedAppBackends.class)
 class PackagedAppIT {
+
+    @Test
+    void theArtefactStartsNoLauncherOfItsOwn() throws IOException {
+        // the test profile asks for dynalite and database preparation: only a launcher left in the artefact would act
+        String log = Files.readString(Path.of("target/quarkus.log"));
+        assertFalse(log.contains("Local DynamoDB (dynalite"), "the packaged app started dynalite itself");
+        assertFalse(log.contains("migrations applied"), "the packaged app migrated the database itself");
+    }
 
     @Test
     void bothBackendsAreReadyInThePackagedApp() throws IOException {

@@ -1,4 +1,4 @@
-package dev.turnstile.local;
+package dev.turnstile.rental;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -7,8 +7,6 @@ import java.util.Set;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Instance;
 
 import org.jboss.logging.Logger;
 
@@ -20,23 +18,25 @@ import software.amazon.awssdk.services.dynamodb.model.ListTablesRequest;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 
 /**
- * Dev and test only: creates the DynamoDB tables that are missing, as the features define them (every
- * {@link CreateTableRequest} bean). Production tables come from deploy/, so a cold start never pays for this.
+ * Opt-in ({@code turnstile.rental.create-missing-tables}): creates the rental tables that are missing at start, as
+ * {@link RentalTables#definitions()} defines them. For ephemeral stores only (dev, test, a benchmark's dynalite):
+ * production tables come from deploy/, so a cold start never pays for this. It lives in the wing, not in the dev/test
+ * launchers, because packaged benchmark runs against a throw-away dynalite need it too.
  */
 @ApplicationScoped
-public class LocalDynamoDbTables {
+class MissingTables {
 
-    private static final Logger LOG = Logger.getLogger(LocalDynamoDbTables.class);
+    private static final Logger LOG = Logger.getLogger(MissingTables.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final DynamoDbAsyncClient dynamo;
-    private final Instance<CreateTableRequest> tables;
+    private final RentalTables tables;
     private final boolean create;
 
-    LocalDynamoDbTables(DynamoDbAsyncClient dynamo, @Any Instance<CreateTableRequest> tables, LocalDynamoDbConfig config) {
+    MissingTables(DynamoDbAsyncClient dynamo, RentalTables tables, RentalConfig config) {
         this.dynamo = dynamo;
         this.tables = tables;
-        this.create = config.createTables();
+        this.create = config.createMissingTables();
     }
 
     void createMissing(@Observes @Priority(1) StartupEvent startup) {
@@ -49,11 +49,11 @@ public class LocalDynamoDbTables {
                     .completionStage(() -> dynamo.listTables(ListTablesRequest.builder().limit(100).build()))
                     .await().atMost(TIMEOUT).tableNames());
         } catch (RuntimeException e) {
-            throw new LocalBackendUnavailable("DynamoDB does not answer at the configured endpoint ("
-                    + e.getMessage() + "): let the dev/test profile start dynalite (turnstile.local-dynamodb.enabled=true, "
-                    + "Node.js 20+), or set QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE to a running DynamoDB.");
+            throw new IllegalStateException("DynamoDB does not answer at the configured endpoint (" + e.getMessage()
+                    + "): in dev/test let the profile start dynalite (turnstile.local-dynamodb.enabled=true, Node.js 20+), "
+                    + "or set QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE to a running DynamoDB.", e);
         }
-        for (CreateTableRequest definition : tables) {
+        for (CreateTableRequest definition : tables.definitions()) {
             if (!existing.contains(definition.tableName())) {
                 create(definition);
             }
