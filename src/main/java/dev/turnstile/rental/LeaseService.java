@@ -24,7 +24,7 @@ public class LeaseService {
     public Uni<Lease> acquire(String bikeId, String holder, int ttlSeconds) {
         Instant now = Instant.now();
         return bikes.acquireLease(new Lease(bikeId, holder, UUID.randomUUID().toString(),
-                Instant.ofEpochSecond(now.getEpochSecond() + ttlSeconds)), now)
+                Lease.expiry(now, ttlSeconds)), now)
                 .onFailure(VersionConflict.class).transform(failure -> {
                     Bike current = ((VersionConflict) failure).current().orElseThrow();
                     return current.leasedAgainst(null, now)
