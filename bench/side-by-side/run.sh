@@ -20,6 +20,13 @@ mkdir -p "$OUT"
 [ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
 command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null
 
+# run-all.sh's preflight (GET /bikes/__preflight__ must answer 404) sends no token, and Turnstile answers 401 to any
+# request without one. A copy of the shared bench whose preflight alone sends BENCH_TOKEN; the scenarios are unchanged.
+BENCH=$OUT/bench
+cp -r "$SHARED/bench" "$BENCH"
+sed -i 's|curl -s -o /dev/null -w|curl -s -H "Authorization: Bearer $BENCH_TOKEN" -o /dev/null -w|' "$BENCH/run-all.sh"
+grep -q 'Bearer $BENCH_TOKEN" -o /dev/null' "$BENCH/run-all.sh" || { echo "run-all.sh's preflight changed; adapt $0" >&2; exit 2; }
+
 rm -rf /tmp/turnstile-peer && cp -r "$SHARED/peer" /tmp/turnstile-peer && (cd /tmp/turnstile-peer && npm ci --no-audit --no-fund >/dev/null 2>&1)
 start_peer() {
   (cd /tmp/turnstile-peer && RIDES_UNTIL_SERVICE=1000000000 ./start.sh >/dev/null 2>&1)
@@ -49,8 +56,8 @@ stop_turnstile() { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null;
 trap 'stop_turnstile; stop_peer' EXIT
 
 for _ in $(seq 1 "${ROUNDS:-2}"); do
-  start_peer; LABEL=peer bash "$SHARED/bench/run-all.sh" http://127.0.0.1:8081 >> "$OUT/peer.txt" 2>&1; stop_peer
-  start_turnstile; LABEL=turnstile bash "$SHARED/bench/run-all.sh" http://127.0.0.1:8082 >> "$OUT/turnstile.txt" 2>&1; stop_turnstile
+  start_peer; LABEL=peer bash "$BENCH/run-all.sh" http://127.0.0.1:8081 >> "$OUT/peer.txt" 2>&1; stop_peer
+  start_turnstile; LABEL=turnstile bash "$BENCH/run-all.sh" http://127.0.0.1:8082 >> "$OUT/turnstile.txt" 2>&1; stop_turnstile
 done
-python3 "$SHARED/bench/compare.py" "$OUT/peer.txt" "$OUT/turnstile.txt" | tee "$OUT/compare.txt"
+python3 "$BENCH/compare.py" "$OUT/peer.txt" "$OUT/turnstile.txt" | tee "$OUT/compare.txt"
 echo "# results in $OUT"
