@@ -5,6 +5,7 @@
 # table. Run it alone on a machine with GraalVM or Mandrel (native-image on PATH or in $GRAALVM_HOME/bin), or with a
 # running Docker or Podman (Quarkus then builds inside its Mandrel builder image):
 #
+#   mkdir -p bench/native/results
 #   flock /tmp/turnstile-bench.lock bench/native/run.sh | tee bench/native/results/$(date -u +%F)-$(hostname).txt
 #
 # Environment: RUNS (starts measured, default 5), PORT (default 18083; the management port is PORT+1),
