@@ -128,6 +128,10 @@ for _ in $(seq 100); do grep -q 'listening on port' "$WORK/dynalite.out" && brea
 DYNAMO_PORT=$(grep -o 'listening on port [0-9]*' "$WORK/dynalite.out" | grep -o '[0-9]*$') || fail "dynalite did not start"
 node "$DRIVER" tables "$DYNAMO_PORT"
 
+# The driver polls these ports: an app of another run still listening there would answer in the binary's place.
+for port in "$PORT" $((PORT + 1)); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then fail "port $port is in use (set PORT)"; fi
+done
 export QUARKUS_HTTP_PORT=$PORT
 export QUARKUS_MANAGEMENT_PORT=$((PORT + 1))
 BENCH_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
