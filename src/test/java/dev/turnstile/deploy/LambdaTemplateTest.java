@@ -28,6 +28,7 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.smallrye.config.WithDefault;
+import software.amazon.awssdk.http.SdkHttpConfigurationOption;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
@@ -211,7 +212,12 @@ class LambdaTemplateTest {
 
         SmallRyeConfig prod = config("prod");
         assertTrue(prod.getOptionalValue("quarkus.dynamodb.async-client.connection-acquisition-timeout", String.class).isEmpty(),
-                "aws-crt ignores the acquisition timeout; api-call-attempt-timeout bounds the wait for a connection");
+                "amazon-services does not hand the acquisition timeout to aws-crt; api-call-attempt-timeout bounds the wait");
+        // aws-crt then waits for a pooled connection as long as the SDK's default acquisition timeout: the attempt
+        // timeout must end that wait first, or the bound docs/ship.md names would not be the one that applies.
+        Duration crtAcquisition = SdkHttpConfigurationOption.GLOBAL_HTTP_DEFAULTS.get(SdkHttpConfigurationOption.CONNECTION_ACQUIRE_TIMEOUT);
+        assertTrue(duration(prod, "quarkus.dynamodb.api-call-attempt-timeout").compareTo(crtAcquisition) < 0,
+                "api-call-attempt-timeout is shorter than aws-crt's own acquisition wait (" + crtAcquisition + ")");
         assertNotEquals(1, prod.getValue("quarkus.datasource.reactive.max-size", Integer.class), "pods keep a real pool");
         for (SmallRyeConfig profile : List.of(prod, lambda)) {
             assertFalse(profile.getOptionalValue("turnstile.local-postgres.prepare", Boolean.class).orElse(false), "no migration");
