@@ -300,7 +300,7 @@ public class Lab {
         String flight = "lab-" + run + "-flash-" + strategy + "-" + c;
         putFare(flight, FLASH_SEATS, strategy.equals("sharded") ? 16 : 1);
         Step step = booking(flight, strategy);
-        closedLoop(c, warmup, null, step, null);
+        warmUp(c, step);
         Map<String, Double> before = bookingMetrics(strategy);
         Point p = new Point();
         double elapsed = closedLoop(c, seconds, p, step, null);
@@ -415,7 +415,9 @@ public class Lab {
         Matcher tps = Pattern.compile("tps = ([0-9.]+)").matcher(output);
         double rate = tps.find() ? Double.parseDouble(tps.group(1)) : 0;
         if (rate == 0) {
+            // no row: a zero would be drawn as the raw store's figure
             notes.add("pgbench " + script + " at " + c + " clients failed: " + output.replaceAll("\\s+", " "));
+            return;
         }
         booked.computeIfAbsent(flight, k -> new LongAdder()).add(ok);
         String[] inv = audit(flight, null);
@@ -500,7 +502,7 @@ public class Lab {
             createBike(bikes.get(i));
         }
         Step step = rentCycle(bikes::get, mode, true);
-        closedLoop(c, warmup, null, step, null);
+        warmUp(c, step);
         Map<String, Double> before = rentalMetrics();
         Point p = new Point();
         double elapsed = closedLoop(c, seconds, p, step, null);
@@ -511,7 +513,7 @@ public class Lab {
         String bike = "lab-" + run + "-hot-" + (mode.equals("condition") ? "k" : "r") + c;
         createBike(bike);
         Step step = rentCycle(client -> bike, mode, false);
-        closedLoop(c, warmup, null, step, null);
+        warmUp(c, step);
         Map<String, Double> before = rentalMetrics();
         Point p = new Point();
         double elapsed = closedLoop(c, seconds, p, step, null);
@@ -541,7 +543,7 @@ public class Lab {
 
     void bikesRead(int c) throws Exception {
         Step step = reading(readBikes());
-        closedLoop(c, warmup, null, step, null);
+        warmUp(c, step);
         Point p = new Point();
         double elapsed = closedLoop(c, seconds, p, step, null);
         row("bikes", "bikes-read", "GET", "closed", c, 0, elapsed, p, "reads/s", Map.of(), new String[] {"n/a", "reads change nothing"});
@@ -594,7 +596,7 @@ public class Lab {
             point.record(Outcome.OK, "return", (System.nanoTime() - mid) / 1000);
             return 1;
         };
-        closedLoop(c, warmup, null, step, null);
+        warmUp(c, step);
         Point p = new Point();
         double elapsed = closedLoop(c, seconds, p, step, null);
         row("baseline", "sdk-rent-return", "sdk", "closed", c, 0, elapsed, p, "cycles/s", Map.of(), new String[] {"n/a", ""});
@@ -608,7 +610,7 @@ public class Lab {
             point.record(Outcome.OK, "get", (System.nanoTime() - intended) / 1000);
             return 1;
         };
-        closedLoop(c, warmup, null, step, null);
+        warmUp(c, step);
         Point p = new Point();
         double elapsed = closedLoop(c, seconds, p, step, null);
         row("baseline", "sdk-get", "sdk", "closed", c, 0, elapsed, p, "reads/s", Map.of(), new String[] {"n/a", ""});
@@ -616,12 +618,16 @@ public class Lab {
 
     // ---------------------------------------------------------------- load loops
 
-    /**
-     * c threads, each running the step back to back for the given seconds (or until stop is set). With a null point
-     * it is a warm-up: answers are not recorded, but 201s still count for the audit. Returns the elapsed seconds.
-     */
-    double closedLoop(int c, double duration, Point point, Step step, AtomicBoolean stop) throws Exception {
-        Point p = point == null ? new Point() : point;
+    /** The warm-up's answers: not reported, but shown beside a failed invariant (its writes count there too). */
+    Point warm;
+
+    void warmUp(int c, Step step) throws Exception {
+        warm = new Point();
+        closedLoop(c, warmup, warm, step, null);
+    }
+
+    /** c threads, each running the step back to back for the given seconds (or until stop is set); elapsed seconds. */
+    double closedLoop(int c, double duration, Point p, Step step, AtomicBoolean stop) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(c);
         CountDownLatch go = new CountDownLatch(1);
         long[] window = new long[1];
@@ -639,7 +645,7 @@ public class Lab {
             }));
         }
         window[0] = System.nanoTime();
-        p.recording = point != null;
+        p.recording = true;
         go.countDown();
         for (Future<?> f : running) {
             f.get();
@@ -716,8 +722,7 @@ public class Lab {
         long refused = p.refused.getTotalCount();
         Double retries = metrics.get("retries");
         long successes = p.successes.sum() > 0 ? p.successes.sum() : ok;
-        String answers = new TreeMap<>(p.answers).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().sum())
-                .collect(Collectors.joining("; "));
+        String answers = answers(p);
         List<String> cells = new ArrayList<>(List.of(run, family, scenario, variant, loop, Integer.toString(c), Integer.toString(rate),
                 f(elapsed), Long.toString(ok + refused + p.errors.sum()), Long.toString(ok), Long.toString(refused),
                 Long.toString(p.errors.sum()), f(goodput), unit));
@@ -728,7 +733,9 @@ public class Lab {
         cells.add(metric(metrics.get("exhausted")));
         cells.add(retries == null || successes == 0 ? "" : f(retries / successes));
         cells.add(invariant[0]);
-        cells.add(invariant[1]);
+        Point warmed = warm;
+        warm = null;
+        cells.add(invariant[0].equals("FAILED") && warmed != null ? invariant[1] + "; warm-up answers: " + answers(warmed) : invariant[1]);
         cells.add(answers);
         csv.println(cells.stream().map(Lab::cell).collect(Collectors.joining(",")));
         if (loop.equals("closed")) {
@@ -736,6 +743,10 @@ public class Lab {
         }
         System.out.printf("%-8s %-18s %-18s %-6s c=%-4d rate=%-5d %9.1f %-10s ok p50/p99 %s/%s ms refused %d  invariant %s  %s%n",
                 family, scenario, variant, loop, c, rate, goodput, unit, cells.get(14), cells.get(16), refused, invariant[0], answers);
+    }
+
+    static String answers(Point p) {
+        return new TreeMap<>(p.answers).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().sum()).collect(Collectors.joining("; "));
     }
 
     static List<String> percentiles(Histogram h) {

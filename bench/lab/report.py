@@ -30,7 +30,9 @@ def num(value):
 
 def load(out):
     with open(out / "results.csv", newline="") as f:
-        return list(csv.DictReader(f))
+        rows = list(csv.DictReader(f))
+    # a pgbench that could not run (say, more clients than max_connections) is a note, not a zero on the charts
+    return [r for r in rows if not (r["family"] == "baseline" and r["variant"] == "pgbench" and not num(r["goodput_per_s"]))]
 
 
 def select(rows, **where):
@@ -65,7 +67,7 @@ def nice_max(v):
 PALETTE = ["#1f77b4", "#2ca02c", "#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
 
 
-def svg_chart(title, series, baselines, xlabel, ylabel, log_y=False, x_values=None, width=680, height=340):
+def svg_chart(title, series, baselines, xlabel, ylabel, log_y=False, x_values=None, width=660, height=340):
     """Line chart; x placed by category (the sweep's values, evenly spaced); baselines dashed and black/grey."""
     left, right, top, bottom = 70, 210, 34, 46
     pw, ph = width - left - right, height - top - bottom
@@ -305,7 +307,7 @@ def main():
         if rs:
             sections.append(f"<h2>{html.escape(heading)}</h2>{html_table(rs)}")
     doc = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;margin:24px;max-width:1360px}} .charts{{display:flex;flex-wrap:wrap;gap:12px}}
+<style>body{{font-family:sans-serif;margin:20px}} .charts{{display:flex;flex-wrap:wrap;gap:12px}}
 .charts svg{{border:1px solid #ddd}} table{{border-collapse:collapse;font-size:11px;margin-bottom:18px}}
 td,th{{border:1px solid #ccc;padding:2px 5px;text-align:right}} th{{background:#f3f3f3}} td:nth-child(-n+3){{text-align:left}}
 .bad{{background:#f8c8c8;font-weight:bold}} pre{{background:#f6f6f6;padding:8px;overflow-x:auto}}</style></head><body>
@@ -314,7 +316,7 @@ td,th{{border:1px solid #ccc;padding:2px 5px;text-align:right}} th{{background:#
 <p>Invariants: {"<b>all held</b>" if not failed else f'<b class="bad">{len(failed)} FAILED</b>'} ({len([r for r in rows if r['invariant'] == 'ok'])} checked:
 <code>/audit</code> for every fare, ride counts for every bike). Latencies in ms from HdrHistograms; open-loop latencies count from the
 intended send time. Dashed lines are the raw stores measured in the same run.</p>
-{"".join(f"<p class='bad'>{html.escape(n)}</p>" for n in notes)}
+{"".join(f"<p class='bad' title='{html.escape(n)}'>{html.escape(n if len(n) < 240 else n[:240] + ' ...')}</p>" for n in notes)}
 <div class="charts">{"".join(charts)}</div>
 <h2>Which strategy? ({focus} clients)</h2><pre>{html.escape(table_md)}</pre>
 <ul>{"".join(f"<li>{html.escape(l)}</li>" for l in ratio_lines)}</ul>

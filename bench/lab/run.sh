@@ -60,7 +60,7 @@ ARGS=(--url "$URL" --token "$TURNSTILE_TOKEN" --out "$OUT" --concurrency "${LAB_
 [ -z "$PG" ] || ARGS+=(--pg "$PG")
 [ -z "$DYNAMO" ] || ARGS+=(--dynamo "$DYNAMO")
 # The SDK's jars bring SLF4J bindings without a provider on this class path: drop those start-up warnings.
-java -cp "target/lab-classes:$CP" Lab "${ARGS[@]}" "${EXTRA[@]}" 2> >(grep -v '^SLF4J' >&2) | tee "$OUT/lab.log"
+java -cp "target/lab-classes:$CP" Lab "${ARGS[@]}" "${EXTRA[@]}" 2> >(grep -v 'SLF4J' >&2) | tee "$OUT/lab.log"
 
 python3 bench/lab/report.py "$OUT" ${LAB_FOCUS:+--focus "$LAB_FOCUS"} | tee "$OUT/which-strategy.md"
 if command -v chromium >/dev/null; then
