@@ -77,7 +77,6 @@ public class Lab {
     final PrintWriter csv;
     final List<String> notes = new ArrayList<>();
     final ThreadLocal<Client> clients = new ThreadLocal<>();
-    final List<Client> openClients = java.util.Collections.synchronizedList(new ArrayList<>());
 
     /** One answer: status, the problem's reason when there is one, and the body. */
     record Answer(int status, String reason, String body) {
@@ -96,9 +95,6 @@ public class Lab {
     /** A keep-alive HTTP client per load thread: Bench's raw socket for http://, the JDK client for https://. */
     interface Client {
         Answer send(String method, String path, String json) throws IOException;
-
-        default void close() {
-        }
     }
 
     /** What one request counted as, for goodput and for the two latency histograms. */
@@ -283,12 +279,13 @@ public class Lab {
         }
     }
 
+    /** A new passenger per request: a passenger holds one seat per flight, a repeat would measure ALREADY_BOOKED. */
+    final AtomicLong passengers = new AtomicLong();
+
     Step booking(String flight, String strategy) {
         String path = "/flights/" + flight + "/fares/Y/bookings?strategy=" + strategy;
         return (client, point, intended) -> {
-            long seq = point.sent.get();
-            Answer a = client().send("POST", path, "{\"passengerId\":\"p" + client + "-" + seq + "-" + Thread.currentThread().hashCode()
-                    + "-" + System.nanoTime() % 1_000_000_000L + "\"}");
+            Answer a = client().send("POST", path, "{\"passengerId\":\"p" + passengers.incrementAndGet() + "\"}");
             long micros = (System.nanoTime() - intended) / 1000;
             Outcome outcome = a.status() == 201 ? Outcome.OK : (a.status() == 409 || a.status() == 503 || a.status() == 429) ? Outcome.REFUSED : Outcome.ERROR;
             point.record(outcome, a.key(), micros);
@@ -571,7 +568,7 @@ public class Lab {
     DynamoDbAsyncClient dynamo() {
         AwsCredentialsProvider credentials = System.getenv("AWS_ACCESS_KEY_ID") == null
                 ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
-                : DefaultCredentialsProvider.create();
+                : DefaultCredentialsProvider.builder().build();
         return DynamoDbAsyncClient.builder().endpointOverride(URI.create(dynamoEndpoint))
                 .region(Region.of(System.getenv().getOrDefault("AWS_REGION", "eu-west-1"))).credentialsProvider(credentials)
                 .httpClientBuilder(AwsCrtAsyncHttpClient.builder().maxConcurrency(512)).build();
