@@ -9,15 +9,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
-if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
-  # the machine-wide bench lock bench/booking/run.sh takes: two load tests at once measure each other
-  exec env TURNSTILE_BENCH_LOCKED=1 flock -o -w "${LAB_LOCK_WAIT:-900}" /tmp/turnstile-bench.lock "$0" "$@"
-fi
 PORT=${LAB_PORT:-8090}
 MGMT_PORT=${LAB_MANAGEMENT_PORT:-9090}
 DB=${LAB_DB:-turnstile_lab}
 [ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -q -B package -DskipTests
 [ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
+if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
+  # the machine-wide bench lock bench/booking/run.sh takes (after the build, which needs no lock): two load tests at once measure each other
+  exec env TURNSTILE_BENCH_LOCKED=1 flock -o -w "${LAB_LOCK_WAIT:-900}" /tmp/turnstile-bench.lock "$0" "$@"
+fi
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
