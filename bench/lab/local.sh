@@ -15,7 +15,7 @@ DB=${LAB_DB:-turnstile_lab}
 [ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -q -B package -DskipTests
 [ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
 if [ -z "${TURNSTILE_BENCH_LOCKED:-}" ]; then
-  # the machine-wide bench lock bench/booking/run.sh takes (after the build, which needs no lock): two load tests at once measure each other
+  # the machine-wide bench lock of bench/booking/run.sh, taken after the build: two load tests at once measure each other
   exec env TURNSTILE_BENCH_LOCKED=1 flock -o -w "${LAB_LOCK_WAIT:-900}" /tmp/turnstile-bench.lock "$0" "$@"
 fi
 WORK=$(mktemp -d)
