@@ -2,6 +2,7 @@
 //
 //   node startup.mjs tables <dynamodb-port>                 create the DynamoDB tables (idempotent)
 //   node startup.mjs measure <label> <runs> <port> -- <command...>
+//   node startup.mjs exits <label> <runs> -- <command...>      (a baseline: spawn to exit, e.g. java -version)
 //
 // measure starts <command> <runs> times and, per run, records from the moment of spawn:
 //   http   first answer of any status (the HTTP server is up)
@@ -161,6 +162,23 @@ async function measure(label, runs, port, command) {
   console.log(`| ${label} | ${m('http')} | ${m('ready')} | ${m('rent')} | ${m('book')} | ${m('rssStart')} | ${m('rssLoad')} | ${runs} |`);
 }
 
+// The floor under every JVM start: the process that only starts a JVM and exits. Same table row, the exit time in the
+// "ready" column.
+async function exits(label, runs, command) {
+  const times = [];
+  for (let i = 1; i <= runs; i++) {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(command[0], command.slice(1), { stdio: 'ignore' });
+    const code = await new Promise((r) => child.on('exit', r));
+    if (code !== 0) throw new Error(`${label}: exit code ${code}`);
+    times.push(msSince(t0));
+    console.log(`  ${label} run ${i}: exited after ${fmt(times[i - 1])} ms`);
+    await sleep(200);
+  }
+  const best = times.length > 1 ? ` (${fmt(Math.min(...times))})` : '';
+  console.log(`| ${label} | | ${fmt(median(times))}${best} | | | | | ${runs} |`);
+}
+
 async function tables(port) {
   const defs = [['turnstile-bikes', 'bikeId'], ['turnstile-customers', 'customerId'],
     ['turnstile-rentals', 'rentalId'], ['turnstile-leases', 'leaseId']];
@@ -185,11 +203,14 @@ const [mode, ...args] = process.argv.slice(2);
 try {
   if (mode === 'tables') {
     await tables(Number(args[0]));
+  } else if (mode === 'exits') {
+    const sep = args.indexOf('--');
+    await exits(args[0], Number(args[1]), args.slice(sep + 1));
   } else if (mode === 'measure') {
     const sep = args.indexOf('--');
     await measure(args[0], Number(args[1]), Number(args[2]), args.slice(sep + 1));
   } else {
-    throw new Error('usage: startup.mjs tables <port> | measure <label> <runs> <port> -- <command...>');
+    throw new Error('usage: startup.mjs tables <port> | measure <label> <runs> <port> -- <command...> | exits <label> <runs> -- <command...>');
   }
 } catch (e) {
   console.error(String(e.message ?? e));
