@@ -87,8 +87,8 @@ echo "JVM flags: $JVM_OPTS"
 
 measure() { node "$DRIVER" measure "$1" "$RUNS" "$PORT" -- "${@:2}"; }
 
-echo "| variant | first HTTP ms | ready ms | first rent ms | first booking ms | RSS after start MiB | RSS after load MiB | runs |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| variant | first HTTP ms | ready ms | CPU to ready ms | first rent ms | first booking ms | RSS after start MiB | RSS after load MiB | runs |"
+echo "|---|---|---|---|---|---|---|---|---|"
 
 # Baselines: the JVM alone, and an empty Quarkus app on the same JVM settings.
 node "$DRIVER" exits "JDK 17 java -version (to exit)" "$RUNS" -- java "${JVM_FLAGS[@]}" -version
@@ -141,5 +141,5 @@ NATIVE=$(ls "$SRC"/target/*-runner 2>/dev/null | head -1 || true)
 if [ -n "$NATIVE" ] && [ -x "$NATIVE" ]; then
   measure "native" "$NATIVE"
 else
-  echo "| native | n/a | n/a (no target/*-runner: build on a GraalVM/Mandrel or container machine, see docs/ship.md) | | | | | |"
+  echo "| native | n/a | n/a (no target/*-runner: build on a GraalVM/Mandrel or container machine, see docs/ship.md) | | | | | | |"
 fi
