@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Cold start and footprint of the packaged app: JDK 17 jar (plain, with AppCDS), JDK 25 jar (plain, with its AOT
-# cache), and the native
-# binary when target/*-runner exists (with SKIP_BUILD=1). Run it alone on the machine:
+# Cold start and footprint of the packaged app, with its baselines started in the same run (the machine is shared, so
+# only figures of one run compare): the raw JVM (`java -version`, to exit) and an empty Quarkus app (bench/startup/
+# empty-app: Quarkus REST and health, no code), then Turnstile on JDK 25 with the AOT cache that Dockerfile.jvm trains,
+# on JDK 25 without it, and on JDK 17 (the fast-jar, no cache); the native binary when target/*-runner exists (with
+# SKIP_BUILD=1). Run it alone on the machine:
 #
 #   flock /tmp/turnstile-bench.lock bench/startup/run.sh
 #
 # Environment: RUNS (starts per variant, default 5), PORT (default 18083; the management port is PORT+1), JDK25 (default
 # /usr/lib/jvm/temurin-25-jdk-amd64), JVM_OPTS (default: size the JVM as in a pod with a 512 MiB memory limit, see
-# deploy/kubernetes; this 24 GB host would otherwise get a 6 GB G1 heap), SKIP_BUILD=1 to measure what target/ holds, LOAD_SECONDS, LOAD_CLIENTS.
+# deploy/kubernetes; this 24 GB host would otherwise get a 6 GB G1 heap), SKIP_BUILD=1 to measure what target/ holds,
+# LOAD_SECONDS, LOAD_CLIENTS.
 # Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Node.js 20+ (dynalite from node_modules).
 #
 # The app runs with the prod profile, as in production: it neither creates tables nor migrates. This script does
 # both first, like a deployment would: the Flyway migrations (local/migrate.sh, the copy's own jar) into the database
-# turnstile_startup, and the four DynamoDB tables into a dynalite it starts for the run (startup.mjs tables).
+# turnstile_startup, and the DynamoDB tables into a dynalite it starts for the run (startup.mjs tables).
+#
+# The AOT cache comes from the training step of src/main/docker/Dockerfile.jvm itself (the RUN between its
+# aot-training markers), run here on the host's JDK 25 against the aot-jar, with run-java.sh replaced by the same java
+# command the measured runs use. So the measured cache is the one an image build trains (no stores, a few requests).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
@@ -80,48 +87,59 @@ echo "JVM flags: $JVM_OPTS"
 
 measure() { node "$DRIVER" measure "$1" "$RUNS" "$PORT" -- "${@:2}"; }
 
-echo "| variant | first HTTP ms | ready ms | first rent ms | first booking ms | RSS after start MiB | RSS after load MiB | runs |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| variant | first HTTP ms | ready ms | CPU to ready ms | first rent ms | first booking ms | RSS after start MiB | RSS after load MiB | runs |"
+echo "|---|---|---|---|---|---|---|---|---|"
+
+# Baselines: the JVM alone, and an empty Quarkus app on the same JVM settings.
+node "$DRIVER" exits "JDK 17 java -version (to exit)" "$RUNS" -- java "${JVM_FLAGS[@]}" -version
+[ -x "$JDK25/bin/java" ] && node "$DRIVER" exits "JDK 25 java -version (to exit)" "$RUNS" -- "$JDK25/bin/java" "${JVM_FLAGS[@]}" -version
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  (cd "$SRC" && ./mvnw -q -B -f bench/startup/empty-app/pom.xml package -DskipTests) >"$WORK/build-empty.log" 2>&1 \
+    || { tail -40 "$WORK/build-empty.log"; exit 1; }
+fi
+measure "empty Quarkus app, JDK 17" java "${JVM_FLAGS[@]}" -jar "$SRC/bench/startup/empty-app/target/quarkus-app/quarkus-run.jar"
+
+# The options Dockerfile.jvm gives every start (its JAVA_OPTS_APPEND), so that the training and the runs match.
+IMAGE_OPTS="-Dvertx.disableURIValidation=true -Djava.util.logging.manager=org.jboss.logmanager.LogManager -XX:+ExitOnOutOfMemoryError"
+read -r -a IMAGE_FLAGS <<< "$IMAGE_OPTS"
 
 # The AOT cache is only valid for the JVM and the class path it was trained with, so the JDK 25 variants run from
 # target/ right after their own build, before the JDK 17 build replaces it.
 if [ -x "$JDK25/bin/java" ]; then
+  APP=$SRC/target/quarkus-app
   if [ "${SKIP_BUILD:-0}" != 1 ]; then
-    # The @QuarkusIntegrationTest (PackagedAppIT) is the training run that records quarkus-app/app.aot.
-    (cd "$SRC" && JAVA_HOME=$JDK25 ./mvnw -q -B verify -Dquarkus.package.jar.aot.enabled=true -DskipITs=false \
-      -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false) >"$WORK/build-aot.log" 2>&1 \
-      || { tail -40 "$WORK/build-aot.log"; exit 1; }
+    (cd "$SRC" && JAVA_HOME=$JDK25 ./mvnw -q -B package -DskipTests -Dquarkus.package.jar.type=aot-jar) \
+      >"$WORK/build-aot.log" 2>&1 || { tail -40 "$WORK/build-aot.log"; exit 1; }
+    sed -n '/aot-training:begin/,/aot-training:end/p' "$SRC/src/main/docker/Dockerfile.jvm" | sed '1d;$d;s/^RUN //' \
+      > "$WORK/training.sh"
+    # run-java.sh's stand-in: the measured runs' java command, with the options the training adds.
+    printf '%s\n' "exec '$JDK25/bin/java' $JVM_OPTS $IMAGE_OPTS \$JAVA_OPTS_APPEND -jar '$APP/quarkus-run.jar'" \
+      > "$WORK/launch.sh"
+    echo "training (Dockerfile.jvm's RUN): $(date -u +%H:%M:%S)"
+    (cd "$WORK" && APP_DIR=$APP JAVA=$JDK25/bin/java TRAINING_LAUNCH="bash $WORK/launch.sh" TRAINING_LOG=$WORK/training.log \
+      QUARKUS_HTTP_PORT=$((PORT + 2)) QUARKUS_MANAGEMENT_PORT=$((PORT + 3)) bash "$WORK/training.sh") \
+      || { tail -40 "$WORK/training.log"; exit 1; }
+    echo "training done: $(date -u +%H:%M:%S), $(du -m "$APP/app.aot" | cut -f1) MiB cache"
   fi
-  if [ -f "$SRC/target/quarkus-app/app.aot" ]; then
-    measure "JDK 25 (aot-jar, no cache)" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+  if [ -f "$APP/app.aot" ]; then
     # AOTMode=on: fail rather than silently start without the cache (it refuses a moved class path, too).
-    measure "JDK 25 + AOT cache" "$JDK25/bin/java" "${JVM_FLAGS[@]}" -XX:AOTCache="$SRC/target/quarkus-app/app.aot" \
-      -XX:AOTMode=on -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+    measure "Turnstile, JDK 25 + AOT cache" "$JDK25/bin/java" "${JVM_FLAGS[@]}" "${IMAGE_FLAGS[@]}" \
+      "@$APP/jvm-start.args" -XX:AOTMode=on -jar "$APP/quarkus-run.jar"
+    measure "Turnstile, JDK 25 (aot-jar, no cache)" "$JDK25/bin/java" "${JVM_FLAGS[@]}" "${IMAGE_FLAGS[@]}" \
+      -jar "$APP/quarkus-run.jar"
   else
-    echo "(no app.aot: JDK 25 AOT variants skipped)"
+    echo "(no $APP/app.aot: JDK 25 AOT variants skipped)"
   fi
 fi
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
-  # The same Quarkus property on JDK 17 builds an AppCDS archive instead, at build time (no training run).
-  (cd "$SRC" && ./mvnw -q -B package -DskipTests -Dquarkus.package.jar.aot.enabled=true) >"$WORK/build-cds.log" 2>&1 \
-    || { tail -40 "$WORK/build-cds.log"; exit 1; }
-  if [ -f "$SRC/target/quarkus-app/app-cds.jsa" ]; then
-    # The archive records the class path relative to quarkus-app/, so the JVM must start there (exec keeps the pid).
-    measure "JDK 17 + AppCDS" bash -c "cd '$SRC/target/quarkus-app' && exec java $JVM_OPTS \
-      -XX:SharedArchiveFile=app-cds.jsa -Xshare:on -jar quarkus-run.jar"
-    # C1 only, as the SAM template sets for the JVM Lambda flavour.
-    measure "JDK 17 + AppCDS, C1 only" bash -c "cd '$SRC/target/quarkus-app' && exec java $JVM_OPTS \
-      -XX:TieredStopAtLevel=1 -XX:SharedArchiveFile=app-cds.jsa -Xshare:on -jar quarkus-run.jar"
-  fi
   (cd "$SRC" && ./mvnw -q -B package -DskipTests) >"$WORK/build-jvm.log" 2>&1 || { tail -40 "$WORK/build-jvm.log"; exit 1; }
 fi
-measure "JDK 17 (fast-jar)" java "${JVM_FLAGS[@]}" -jar "$SRC/target/quarkus-app/quarkus-run.jar"
-measure "JDK 17, host JVM defaults" java -jar "$SRC/target/quarkus-app/quarkus-run.jar"
+measure "Turnstile, JDK 17 (fast-jar)" java "${JVM_FLAGS[@]}" "${IMAGE_FLAGS[@]}" -jar "$SRC/target/quarkus-app/quarkus-run.jar"
 
 NATIVE=$(ls "$SRC"/target/*-runner 2>/dev/null | head -1 || true)
 if [ -n "$NATIVE" ] && [ -x "$NATIVE" ]; then
   measure "native" "$NATIVE"
 else
-  echo "| native | n/a | n/a (no target/*-runner: build on a GraalVM/Mandrel or container machine, see docs/ship.md) | | | | | |"
+  echo "| native | n/a | n/a (no target/*-runner: build on a GraalVM/Mandrel or container machine, see docs/ship.md) | | | | | | |"
 fi

@@ -2,6 +2,7 @@
 //
 //   node startup.mjs tables <dynamodb-port>                 create the DynamoDB tables (idempotent)
 //   node startup.mjs measure <label> <runs> <port> -- <command...>
+//   node startup.mjs exits <label> <runs> -- <command...>      (a baseline: spawn to exit, e.g. java -version)
 //
 // measure starts <command> <runs> times and, per run, records from the moment of spawn:
 //   http   first answer of any status (the HTTP server is up)
@@ -47,6 +48,15 @@ function request(port, method, path, body, headers = {}) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const msSince = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+// CPU time (user + system, all threads) the process used so far: what a start costs in work, which a busy machine
+// inflates far less than the wall-clock time (waiting for a core is not counted).
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks of 10 ms
+  } catch { return NaN; }
+}
 
 function rssMiB(pid) {
   try {
@@ -114,10 +124,11 @@ async function once(label, port, command, log) {
   const exited = new Promise((r) => child.on('exit', r));
   let ready = null;
   let http = null;
+  let cpu = null;
   while (msSince(t0) < READY_DEADLINE_MS && child.exitCode === null) {
     const r = await request(MANAGEMENT_PORT, 'GET', '/q/health/ready');
     if (r.status !== 0 && http === null) http = msSince(t0);
-    if (r.status === 200) { ready = msSince(t0); break; }
+    if (r.status === 200) { ready = msSince(t0); cpu = cpuMs(child.pid); break; }
     await sleep(5);
   }
   if (ready === null) {
@@ -133,7 +144,7 @@ async function once(label, port, command, log) {
   const stopped = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
   if (!stopped) { child.kill('SIGKILL'); await exited; }
   const quarkus = (readFileSync(log, 'utf8').match(/started in ([0-9.]+)s/g) ?? []).pop();
-  return { http, ready, rent: rent.ms, book: book.ms, rssStart, rssLoad, rps: traffic.rps, failed: traffic.failed, quarkus };
+  return { http, ready, cpu, rent: rent.ms, book: book.ms, rssStart, rssLoad, rps: traffic.rps, failed: traffic.failed, quarkus };
 }
 
 const fmt = (v) => (typeof v === 'number' ? `${Math.round(v)}` : v);
@@ -149,7 +160,7 @@ async function measure(label, runs, port, command) {
   for (let i = 1; i <= runs; i++) {
     const r = await once(label, port, command, log);
     results.push(r);
-    console.log(`  ${label} run ${i}: first HTTP answer ${fmt(r.http)} ms, ready ${fmt(r.ready)} ms, rent ${fmt(r.rent)} ms, booking ${fmt(r.book)} ms, `
+    console.log(`  ${label} run ${i}: first HTTP answer ${fmt(r.http)} ms, ready ${fmt(r.ready)} ms (CPU ${fmt(r.cpu)} ms), rent ${fmt(r.rent)} ms, booking ${fmt(r.book)} ms, `
       + `RSS ${r.rssStart} MiB after start, ${r.rssLoad} MiB after ${LOAD_SECONDS}s load (${r.rps} req/s ok, ${r.failed} failed); Quarkus: ${r.quarkus}`);
     await sleep(500);
   }
@@ -158,7 +169,24 @@ async function measure(label, runs, port, command) {
     const numbers = values.filter((v) => typeof v === 'number');
     return numbers.length > 1 ? `${fmt(median(values))} (${fmt(Math.min(...numbers))})` : fmt(median(values));
   };
-  console.log(`| ${label} | ${m('http')} | ${m('ready')} | ${m('rent')} | ${m('book')} | ${m('rssStart')} | ${m('rssLoad')} | ${runs} |`);
+  console.log(`| ${label} | ${m('http')} | ${m('ready')} | ${m('cpu')} | ${m('rent')} | ${m('book')} | ${m('rssStart')} | ${m('rssLoad')} | ${runs} |`);
+}
+
+// The floor under every JVM start: the process that only starts a JVM and exits. Same table row, the exit time in the
+// "ready" column.
+async function exits(label, runs, command) {
+  const times = [];
+  for (let i = 1; i <= runs; i++) {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(command[0], command.slice(1), { stdio: 'ignore' });
+    const code = await new Promise((r) => child.on('exit', r));
+    if (code !== 0) throw new Error(`${label}: exit code ${code}`);
+    times.push(msSince(t0));
+    console.log(`  ${label} run ${i}: exited after ${fmt(times[i - 1])} ms`);
+    await sleep(200);
+  }
+  const best = times.length > 1 ? ` (${fmt(Math.min(...times))})` : '';
+  console.log(`| ${label} | | ${fmt(median(times))}${best} | | | | | | ${runs} |`);
 }
 
 async function tables(port) {
@@ -185,11 +213,14 @@ const [mode, ...args] = process.argv.slice(2);
 try {
   if (mode === 'tables') {
     await tables(Number(args[0]));
+  } else if (mode === 'exits') {
+    const sep = args.indexOf('--');
+    await exits(args[0], Number(args[1]), args.slice(sep + 1));
   } else if (mode === 'measure') {
     const sep = args.indexOf('--');
     await measure(args[0], Number(args[1]), Number(args[2]), args.slice(sep + 1));
   } else {
-    throw new Error('usage: startup.mjs tables <port> | measure <label> <runs> <port> -- <command...>');
+    throw new Error('usage: startup.mjs tables <port> | measure <label> <runs> <port> -- <command...> | exits <label> <runs> -- <command...>');
   }
 } catch (e) {
   console.error(String(e.message ?? e));

@@ -58,8 +58,10 @@ public class TicketWorkers {
         if (!enabled) {
             return;
         }
+        // The first claims wait one poll interval: at start the pool's first connections go to the readiness check
+        // and the first requests, and a ticket issued half a second later is not late (claims pick up any backlog).
         for (int worker = 0; worker < timers.length(); worker++) {
-            schedule(worker, 1 + worker);
+            schedule(worker, pollMillis + worker);
         }
         LOG.infof("%d ticketing workers started (batch %d, poll %d ms)", timers.length(), batchSize, pollMillis);
     }

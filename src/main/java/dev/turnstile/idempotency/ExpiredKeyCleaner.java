@@ -37,11 +37,13 @@ public class ExpiredKeyCleaner {
     }
 
     /**
+     * The first sweep waits {@code first-delay} (30 s by default) rather than run as the app starts, where its
+     * transaction would compete with the readiness check and the first requests for the pool's first connections.
      * A batch that comes back short ends the sweep: the backlog is gone, or the rest is locked by a concurrent sweep
      * (another instance) or a claim taking a key over, and the next interval picks up what is left.
      */
     @Scheduled(identity = "expired-idempotency-keys", every = "${turnstile.idempotency.cleanup.interval}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            delayed = "${turnstile.idempotency.cleanup.first-delay}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> sweep() {
         return Multi.createBy().repeating()
                 .uni(() -> holder.inTransaction(connection -> keys.forgetExpired(connection, batchSize)).invoke(count -> {

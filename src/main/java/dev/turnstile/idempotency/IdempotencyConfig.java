@@ -24,6 +24,10 @@ public interface IdempotencyConfig {
         @WithDefault("10m")
         String interval();
 
+        /** How long after the start the first sweep waits (a {@code @Scheduled} delay: {@code 30s}, {@code 5m}). */
+        @WithDefault("30s")
+        String firstDelay();
+
         /** Keys deleted per statement. */
         @WithDefault("1000")
         @Min(1)
