@@ -28,6 +28,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -76,6 +77,29 @@ class BatchedTest {
         assertEquals(Map.of(flight + "-n0", 1L, flight + "-n1", 1L, flight + "-n2", 1L, flight + "-E3", 1L, flight + "-E5", 1L,
                 flight + "-E6", 1L), confirmedByPassenger(flight));
         audit(flight, 6);
+    }
+
+    @Test
+    void aBatchThatMeetsAHeldLockFailsEveryBookingInItAndTakesNothing() {
+        String flight = "BATCH-LOCKED-" + UUID.randomUUID();
+        FareKey fare = new FareKey(flight, "Y");
+        new BookingClient().putFare(flight, "Y", 20, 0, 1);
+        SqlConnection holder = pool.getConnection().await().atMost(TIMEOUT);
+        List<CompletableFuture<UUID>> sent;
+        try {
+            holder.begin().await().atMost(TIMEOUT);
+            holder.preparedQuery("SELECT * FROM flight_inventory WHERE flight_id = $1 FOR UPDATE").execute(Tuple.of(flight))
+                    .await().atMost(TIMEOUT);
+            sent = IntStream.range(0, 10).mapToObj(i -> batched.book(fare, new Passenger(flight + "-" + i, false, null, null))
+                    .subscribeAsCompletionStage()).toList();
+            List<String> outcomes = sent.stream().map(BatchedTest::outcome).toList();
+            assertEquals(List.of("BUSY"), outcomes.stream().distinct().toList(), "lock_timeout fails the whole batch: " + outcomes);
+            assertEquals(503, failure(sent.get(0)).status());
+        } finally {
+            holder.close().await().atMost(TIMEOUT);
+        }
+        assertEquals(Map.of(), confirmedByPassenger(flight), "nothing of the failed batch was written");
+        audit(flight, 0);
     }
 
     @Test
