@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Hot-row booking benchmark: every strategy over HTTP (64 wrk connections, 10 s each, one fare that never sells
 # out) and pgbench running the same transaction over a range of client counts, in the same run, on the same machine.
+# sharded and batched are also measured on a 16-shard fare, beside pgbench on 16 shards (a random shard per
+# transaction): the raw ceiling of a sharded fare. The summary at the end gives every HTTP figure as a ratio of the
+# best single-row pgbench figure over client counts.
 # Usage: bench/booking/run.sh            (from the repository root; takes the machine-wide bench lock)
 # Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, CONNECTIONS=64, SKIP_BUILD=1,
 #        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these), SKIP_PGBOUNCER=1,
@@ -69,10 +72,10 @@ start_app() { # pool datasource-url [extra env...]
   wrk -t2 -c$CONNECTIONS -d8s -s bench/booking/book.lua "http://127.0.0.1:$PORT/flights/$warm/fares/Y/bookings?strategy=pessimistic" >/dev/null
 }
 
-measure() { # label pool strategy
-  local label=$1 pool=$2 strategy=$3 shards=1
+measure() { # label pool strategy [shards]
+  local label=$1 pool=$2 strategy=$3 shards=${4:-1}
   [ $strategy = sharded ] && shards=16
-  local flight="bench-$label-$strategy-$RUN-$pool"
+  local flight="bench-$label-$strategy-$RUN-$pool-$shards"
   fare "$flight" $shards
   local url="http://127.0.0.1:$PORT/flights/$flight/fares/Y/bookings?strategy=$strategy"
   wrk -t2 -c$CONNECTIONS -d3s -s bench/booking/book.lua "$url" >/dev/null   # warm-up (JIT, pool)
@@ -87,9 +90,10 @@ measure() { # label pool strategy
 
 for pool in $POOL_SIZES; do
   start_app $pool postgresql://127.0.0.1:5432/$DB
-  for strategy in atomic pessimistic optimistic nowait serializable sharded; do
+  for strategy in atomic pessimistic optimistic nowait serializable sharded batched; do
     measure http $pool $strategy
   done
+  measure http $pool batched 16
   stop_app
 done
 
@@ -123,11 +127,11 @@ fi
 # The raw-store baseline is the best pgbench figure over client counts: a single hot row peaks at few clients.
 # Through PgBouncer (transaction pooling) pgbench uses the extended protocol with unnamed statements, as the service
 # does there: PgBouncer 1.18 cannot route named prepared statements.
-pgbench_best() { # label port mode script
-  local label=$1 port=$2 mode=$3 script=$4 best=0 best_clients=0 clients flight tps
+pgbench_best() { # label port mode script [shards]
+  local label=$1 port=$2 mode=$3 script=$4 shards=${5:-1} best=0 best_clients=0 clients flight tps
   for clients in $PGBENCH_CLIENTS; do
     flight="pgbench-$label-$script-$clients-$RUN"
-    fare "$flight" 1
+    fare "$flight" $shards
     tps=$(pgbench -U postgres -h 127.0.0.1 -p $port -n -M $mode -c $clients -j $(( clients < 2 ? 1 : 2 )) -T ${DURATION%s} \
           -D flight=$flight -f bench/booking/pgbench-$script.sql $DB 2>/dev/null | awk '/^tps/ { print $3; exit }')
     echo "$label script=$script clients=$clients tps=${tps:-0}" | tee -a "$OUT"
@@ -138,7 +142,19 @@ pgbench_best() { # label port mode script
 for script in transaction statement; do
   pgbench_best pgbench 5432 prepared $script
 done
+pgbench_best pgbench 5432 prepared sharded 16
 if [ -z "${SKIP_PGBOUNCER:-}" ]; then
   pgbench_best pgbench-pgbouncer 6432 extended statement
 fi
+# Every HTTP figure (bookings/s = booked / seconds of the measured run) against the best single-row pgbench figure.
+BEST=$(awk '/^pgbench-best script=transaction / { sub("tps=", "", $4); print $4 }' "$OUT")
+echo "# summary: ratio = HTTP bookings/s / best single-row pgbench ($BEST tps, script=transaction)" | tee -a "$OUT"
+awk -v best="$BEST" '$1 ~ /^(http|pgbouncer)/ && $2 ~ /^strategy=/ {
+    for (i = 2; i <= 6; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    match($0, /"seconds":[0-9.]+/); seconds = substr($0, RSTART + 10, RLENGTH - 10)
+    match($0, /"p99_ms":[0-9.]+/); p99 = substr($0, RSTART + 9, RLENGTH - 9)
+    rate = f["booked"] / seconds
+    printf "summary %s strategy=%s shards=%s pool=%s bookings_per_s=%.0f p99_ms=%s ratio_to_best_pgbench=%.2f\n",
+      $1, f["strategy"], f["shards"], f["pool"], rate, p99, rate / best }' "$OUT" | tee -a "$OUT"
+awk '/^pgbench-best / { print "summary " $0 }' "$OUT" | tee -a "$OUT"
 echo "# results in $OUT"

@@ -23,7 +23,7 @@ public interface BookingConfig {
     @WithDefault("optimistic")
     Strategy defaultStrategy();
 
-    @WithDefault("optimistic,pessimistic,nowait,atomic,serializable,sharded")
+    @WithDefault("optimistic,pessimistic,nowait,atomic,serializable,sharded,batched")
     Set<Strategy> allowedStrategies();
 
     /** Retry-After on 503 BUSY and TIMEOUT. */
@@ -52,6 +52,8 @@ public interface BookingConfig {
 
     Pool pool();
 
+    Batched batched();
+
     /** {@code turnstile.booking.ticketing.*} ({@link TicketWorkers}). */
     interface Ticketing {
 
@@ -68,6 +70,22 @@ public interface BookingConfig {
 
         @WithDefault("500ms")
         Duration pollInterval();
+    }
+
+    /** {@code turnstile.booking.batched.*} ({@link BatchedQueues}). */
+    interface Batched {
+
+        /**
+         * How long the first booking of an idle fare waits for others to join its batch; 0 sends it at once. While a
+         * batch of the fare is running, the bookings that arrive wait for it to end anyway and form the next batch.
+         */
+        @WithDefault("2ms")
+        Duration window();
+
+        /** The most bookings one transaction takes; the rest form the next batch. */
+        @WithDefault("64")
+        @Min(1)
+        int maxSize();
     }
 
     /** {@code turnstile.booking.pool.*} ({@link BoundedPool}). */

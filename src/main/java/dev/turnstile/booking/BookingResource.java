@@ -92,7 +92,7 @@ public class BookingResource {
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
             @QueryParam("strategy") @Parameter(description = "How the seat is taken (docs/booking.md); none: the default",
                     schema = @Schema(type = SchemaType.STRING, enumeration = { "optimistic", "pessimistic", "nowait",
-                            "atomic", "serializable", "sharded" })) Strategy strategy,
+                            "atomic", "serializable", "sharded", "batched" })) Strategy strategy,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey,
             @NotNull @Valid BookingRequest booking) {
         Caller caller = callers.current();

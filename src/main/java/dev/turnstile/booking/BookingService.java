@@ -36,17 +36,19 @@ public class BookingService {
     private final BookingRepository bookings;
     private final ReadingTakes reading;
     private final AtomicTakes atomic;
+    private final BatchedTakes batched;
     private final IdempotencyKeys keys;
     private final BookingAttempts attempts;
     private final BookingMetrics metrics;
     private final ObjectMapper json;
     private final Strategy defaultStrategy;
 
-    BookingService(BookingRepository bookings, ReadingTakes reading, AtomicTakes atomic, IdempotencyKeys keys,
-            BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json, BookingConfig config) {
+    BookingService(BookingRepository bookings, ReadingTakes reading, AtomicTakes atomic, BatchedTakes batched,
+            IdempotencyKeys keys, BookingAttempts attempts, BookingMetrics metrics, ObjectMapper json, BookingConfig config) {
         this.bookings = bookings;
         this.reading = reading;
         this.atomic = atomic;
+        this.batched = batched;
         this.keys = keys;
         this.attempts = attempts;
         this.metrics = metrics;
@@ -62,6 +64,10 @@ public class BookingService {
         Strategy strategy = strategy(command);
         FareKey fare = command.fare();
         Passenger passenger = new Passenger(command.passengerId(), command.elite(), null, null);
+        if (strategy == Strategy.BATCHED) {
+            // counted by the batch, once committed
+            return batched.book(fare, passenger).map(id -> confirmed(fare, passenger, id));
+        }
         Uni<UUID> taken = switch (strategy) {
             // The blind take is the whole transaction, its COMMIT sent with it. Only when it finds its shard empty
             // does a second transaction read, to tell sold out from an empty shard, and retake.
@@ -85,6 +91,9 @@ public class BookingService {
         String fingerprint = Idempotency.fingerprintOf("book", fare.flightId(), fare.fareClass(), strategy.label(),
                 command.passengerId(), command.elite());
         Passenger passenger = new Passenger(command.passengerId(), command.elite(), idempotencyKey, fingerprint);
+        if (strategy == Strategy.BATCHED) {
+            return batched.bookKeyed(fare, passenger);
+        }
         // Counted once committed: a SERIALIZABLE commit can still fail, and its retry books again.
         AtomicBoolean booked = new AtomicBoolean();
         return retried(strategy, fare, (connection, last) -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
@@ -176,7 +185,7 @@ public class BookingService {
         throw Idempotency.keyReused();
     }
 
-    private static BookingView confirmed(FareKey fare, Passenger passenger, UUID id) {
+    static BookingView confirmed(FareKey fare, Passenger passenger, UUID id) {
         return new BookingView(id.toString(), fare.flightId(), fare.fareClass(), passenger.passengerId(),
                 passenger.elite(), CONFIRMED, "PENDING", null);
     }

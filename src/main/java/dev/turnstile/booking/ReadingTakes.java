@@ -35,7 +35,7 @@ class ReadingTakes {
             case PESSIMISTIC -> take(connection, fare, passenger, Lock.WAIT, false, last);
             case NOWAIT -> take(connection, fare, passenger, Lock.NOWAIT, false, last);
             case SERIALIZABLE -> take(connection, fare, passenger, Lock.NONE, false, last);
-            case ATOMIC, SHARDED -> throw new IllegalArgumentException(strategy + " does not read first");
+            case ATOMIC, SHARDED, BATCHED -> throw new IllegalArgumentException(strategy + " does not read first");
         };
     }
 

@@ -17,7 +17,12 @@ public enum Strategy {
     /** Read, decide and update under SERIALIZABLE isolation; serialization failures are retried. */
     SERIALIZABLE,
     /** As atomic, but starting on a random shard row, so that concurrent bookings spread over the shards. */
-    SHARDED;
+    SHARDED,
+    /**
+     * Concurrent bookings of one fare are collected for a short window and taken together: one locked read, one
+     * UPDATE, one multi-row INSERT and one COMMIT for the whole batch ({@link BatchedTakes}).
+     */
+    BATCHED;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);

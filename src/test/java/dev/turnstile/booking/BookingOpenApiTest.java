@@ -3,6 +3,7 @@ package dev.turnstile.booking;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,5 +50,15 @@ class BookingOpenApiTest {
                 }
             }
         }));
+    }
+
+    @Test
+    void theStrategyParameterListsEveryStrategy() {
+        JsonObject post = new JsonObject(Management.given().get("/q/openapi?format=json").then().statusCode(200).extract().asString())
+                .getJsonObject("paths").getJsonObject("/flights/{flightId}/fares/{fareClass}/bookings").getJsonObject("post");
+        JsonObject strategy = post.getJsonArray("parameters").stream().map(JsonObject.class::cast)
+                .filter(parameter -> "strategy".equals(parameter.getString("name"))).findFirst().orElseThrow();
+        assertEquals(Strategy.labels(EnumSet.allOf(Strategy.class)).stream().sorted().toList(),
+                strategy.getJsonObject("schema").getJsonArray("enum").getList().stream().sorted().toList());
     }
 }

@@ -37,7 +37,7 @@ class IdempotencyTest {
     Pool pool;
 
     @ParameterizedTest
-    @ValueSource(strings = { "optimistic", "atomic", "serializable" })
+    @ValueSource(strings = { "optimistic", "atomic", "serializable", "batched" })
     void twentyConcurrentRetriesOfOneRequestBookOnceAndAllGetTheSameAnswer(String strategy) {
         String flight = "IDEM-" + UUID.randomUUID();
         String key = "key-" + UUID.randomUUID();

@@ -14,6 +14,8 @@ import java.util.stream.IntStream;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.turnstile.booking.BookingRepository.Passenger;
 import dev.turnstile.booking.InventoryRepository.Lock;
@@ -63,14 +65,16 @@ class WriteSkewTest {
         assertEquals(1, available(flight), "the reserved seat is still there");
     }
 
-    @Test
-    void concurrentNonEliteBookingsUnderSerializableNeverTakeTheReserve() {
+    /** Serializable aborts one of the two; batched decides both on the sum of every shard row, locked. */
+    @ParameterizedTest
+    @ValueSource(strings = { "serializable", "batched" })
+    void concurrentNonEliteBookingsNeverTakeTheReserve(String strategy) {
         BookingClient client = new BookingClient();
         List<String> flights = IntStream.range(0, 10).mapToObj(i -> twoSeatsOneReserved()).toList();
         client.mintTokens(List.of("p0", "p1"), false);
 
         List<CompletableFuture<BookingClient.Answer>> racing = flights.stream()
-                .flatMap(flight -> IntStream.range(0, 2).mapToObj(i -> client.bookUntilFinal(flight, "Y", "serializable", "p" + i, false)))
+                .flatMap(flight -> IntStream.range(0, 2).mapToObj(i -> client.bookUntilFinal(flight, "Y", strategy, "p" + i, false)))
                 .toList();
         List<BookingClient.Answer> answers = racing.stream().map(CompletableFuture::join).toList();
 
@@ -82,9 +86,9 @@ class WriteSkewTest {
             assertEquals(1, available(flights.get(f)));
         }
         String flight = flights.get(0);
-        assertEquals(201, client.bookUntilFinal(flight, "Y", "serializable", "elite-1", true).join().status(),
+        assertEquals(201, client.bookUntilFinal(flight, "Y", strategy, "elite-1", true).join().status(),
                 "an elite passenger can still take the reserved seat");
-        assertEquals("SOLD_OUT", client.bookUntilFinal(flight, "Y", "serializable", "elite-2", true).join().reason());
+        assertEquals("SOLD_OUT", client.bookUntilFinal(flight, "Y", strategy, "elite-2", true).join().reason());
         assertEquals(0, available(flight));
     }
 
