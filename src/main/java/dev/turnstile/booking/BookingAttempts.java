@@ -44,14 +44,16 @@ public class BookingAttempts {
 
     private final BoundedTransactions transactions;
     private final FareGates gates;
+    private final SoldOutFares soldOut;
     private final BookingMetrics metrics;
     private final long retryAfterSeconds;
     private final long budgetNanos;
 
-    BookingAttempts(BoundedTransactions transactions, FareGates gates, BookingMetrics metrics,
+    BookingAttempts(BoundedTransactions transactions, FareGates gates, SoldOutFares soldOut, BookingMetrics metrics,
             BookingConfig config) {
         this.transactions = transactions;
         this.gates = gates;
+        this.soldOut = soldOut;
         this.metrics = metrics;
         this.retryAfterSeconds = config.busyRetryAfterSeconds();
         this.budgetNanos = config.retryBudget().toNanos();
@@ -118,7 +120,8 @@ public class BookingAttempts {
     /**
      * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
      * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}): at
-     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows. {@code budget} is this
+     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows, nor for a fare last seen
+     * sold out: those bookings start with an unlocked read ({@link SoldOutFares}). {@code budget} is this
      * one booking's ({@link #budget()}), across retries; a retry waits its backoff outside the gate.
      */
     @Retry(retryOn = RetryableConflict.class, abortOn = BudgetSpent.class, maxRetries = 10, delay = 5, jitter = 0,
@@ -131,6 +134,9 @@ public class BookingAttempts {
             Supplier<Uni<T>> transaction = strategy == Strategy.SERIALIZABLE
                     ? () -> transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
                     : () -> transactions.runPipelined(work);
+            if (soldOut.known(fare)) {
+                return transaction.get();
+            }
             return switch (strategy) {
                 case SHARDED -> transaction.get();
                 case NOWAIT -> gates.ifOpen(fare, transaction);
