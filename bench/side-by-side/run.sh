@@ -3,9 +3,13 @@
 # each, in one sitting on one machine: one PostgreSQL (databases `peer` and `turnstile_side`), a dynalite each.
 # Turnstile runs the packaged JVM build (target/quarkus-app) in the prod profile with its documented defaults.
 # Usage (from the repository root): bench/side-by-side/run.sh      Env: ROUNDS=2, SHARED=../shared
-# Prints the folder with peer.txt, turnstile.txt and compare.txt (../shared/bench/compare.py).
+# Prints the folder with peer.txt, turnstile.txt, first-sale.txt and compare.txt (../shared/bench/compare.py).
+# first-sale.txt: each round, the sell-out (pessimistic, then optimistic) run as the very first requests after the
+# server said ready, before run-all.sh, for both servers: the "first sale after a start" of issue 14.
 set -u
 cd "$(dirname "$0")/../.."
+# one benchmark at a time on this machine (fixed ports 8081/8082; bench/booking/run.sh takes the same lock)
+[ -n "${SIDE_BY_SIDE_LOCKED:-}" ] || SIDE_BY_SIDE_LOCKED=1 exec flock /tmp/turnstile-bench.lock "$0" "$@"
 set -a; . local/dev-identity.env; set +a   # the packaged build does not start without identity settings
 # run-all.sh sends BENCH_TOKEN on every request: a staff token, because staff act for the benchmark's many customers
 # and passengers and are not rate limited (docs/identity.md). The peer ignores the header.
@@ -25,7 +29,11 @@ command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null
 BENCH=$OUT/bench
 cp -r "$SHARED/bench" "$BENCH"
 sed -i 's|curl -s -o /dev/null -w|curl -s -H "Authorization: Bearer $BENCH_TOKEN" -o /dev/null -w|' "$BENCH/run-all.sh"
-grep -q 'Bearer $BENCH_TOKEN" -o /dev/null' "$BENCH/run-all.sh" || { echo "run-all.sh's preflight changed; adapt $0" >&2; exit 2; }
+# It also asks for bike `__preflight__`, which Turnstile's id shape refuses (400: an id starts with a letter or a
+# digit); an absent bike of a valid id answers 404 on both servers.
+sed -i 's|/bikes/__preflight__|/bikes/preflight-absent|g' "$BENCH/run-all.sh"
+grep -q 'Bearer $BENCH_TOKEN" -o /dev/null' "$BENCH/run-all.sh" && grep -q 'bikes/preflight-absent' "$BENCH/run-all.sh" \
+  || { echo "run-all.sh's preflight changed; adapt $0" >&2; exit 2; }
 
 rm -rf /tmp/turnstile-peer && cp -r "$SHARED/peer" /tmp/turnstile-peer && (cd /tmp/turnstile-peer && npm ci --no-audit --no-fund >/dev/null 2>&1)
 start_peer() {
@@ -55,9 +63,17 @@ start_turnstile() {
 stop_turnstile() { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; PIDS=(); }
 trap 'stop_turnstile; stop_peer' EXIT
 
+first_sale() {  # LABEL URL
+  for s in pessimistic optimistic; do
+    echo "$1 $(bash "$BENCH/sellout.sh" "$2" 64 10 "$s" 2>&1 | grep '^sellout ')" >> "$OUT/first-sale.txt"
+  done
+}
 for _ in $(seq 1 "${ROUNDS:-2}"); do
-  start_peer; LABEL=peer bash "$BENCH/run-all.sh" http://127.0.0.1:8081 >> "$OUT/peer.txt" 2>&1; stop_peer
-  start_turnstile; LABEL=turnstile bash "$BENCH/run-all.sh" http://127.0.0.1:8082 >> "$OUT/turnstile.txt" 2>&1; stop_turnstile
+  start_peer; first_sale peer http://127.0.0.1:8081
+  LABEL=peer bash "$BENCH/run-all.sh" http://127.0.0.1:8081 >> "$OUT/peer.txt" 2>&1; stop_peer
+  start_turnstile; first_sale turnstile http://127.0.0.1:8082
+  LABEL=turnstile bash "$BENCH/run-all.sh" http://127.0.0.1:8082 >> "$OUT/turnstile.txt" 2>&1; stop_turnstile
 done
+cat "$OUT/first-sale.txt"
 python3 "$BENCH/compare.py" "$OUT/peer.txt" "$OUT/turnstile.txt" | tee "$OUT/compare.txt"
 echo "# results in $OUT"

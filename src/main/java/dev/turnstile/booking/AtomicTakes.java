@@ -25,11 +25,13 @@ class AtomicTakes {
     private final InventoryRepository inventory;
     private final BookingRepository bookings;
     private final SeatChoice choice;
+    private final SoldOutFares soldOut;
 
-    AtomicTakes(InventoryRepository inventory, BookingRepository bookings, SeatChoice choice) {
+    AtomicTakes(InventoryRepository inventory, BookingRepository bookings, SeatChoice choice, SoldOutFares soldOut) {
         this.inventory = inventory;
         this.bookings = bookings;
         this.choice = choice;
+        this.soldOut = soldOut;
     }
 
     /** The blind take and, should its shard be empty, the fall-over, in one transaction. */
@@ -40,7 +42,8 @@ class AtomicTakes {
 
     /** One statement on the start shard, sent with the COMMIT by {@code last}; null when that shard had no seat. */
     Uni<UUID> blind(SqlConnection connection, FareKey fare, Strategy strategy, Passenger passenger, LastStatement last) {
-        return last.thenCommit(bookings.takeSeatAtomically(connection, fare, startShard(strategy), passenger))
+        return soldOut.rejectIfStillSoldOut(connection, fare, passenger)
+                .chain(() -> last.thenCommit(bookings.takeSeatAtomically(connection, fare, startShard(strategy), passenger)))
                 .map(taken -> SeatChoice.booked(taken, null));
     }
 
@@ -51,7 +54,12 @@ class AtomicTakes {
 
     private Uni<UUID> fallOver(SqlConnection connection, FareKey fare, Passenger passenger, int round) {
         return inventory.read(connection, fare, Lock.NONE)
-                .chain(state -> choice.allowedShard(connection, fare, state, passenger))
+                .chain(state -> {
+                    if (state != null) {
+                        soldOut.seen(fare, state.seatsAvailable());
+                    }
+                    return choice.allowedShard(connection, fare, state, passenger);
+                })
                 .chain(shard -> bookings.takeSeatAtomically(connection, fare, shard, passenger))
                 .chain(taken -> {
                     UUID id = SeatChoice.booked(taken, null);

@@ -43,6 +43,14 @@ public interface BookingConfig {
     @Pattern(regexp = POSTGRES_DURATION)
     String idleInTransactionTimeout();
 
+    /**
+     * How long one booking may go on retrying lost races (optimistic, serializable, and the rarer retries of the
+     * others), counted from its first attempt; a race lost after it is answered 409 CONTENTION with Retry-After.
+     * 0 = no retry.
+     */
+    @WithDefault("300ms")
+    Duration retryBudget();
+
     /** Booking transactions of one fare running at once per instance; 0 = no limit ({@link FareGates}). */
     @WithDefault("1")
     @Min(0)

@@ -26,7 +26,7 @@ public final class BookingProblems {
     }
 
     /** An optimistic conflict, a serialization failure or a deadlock: the attempt is retried from its first read. */
-    public static final class RetryableConflict extends RuntimeException {
+    public static class RetryableConflict extends RuntimeException {
         RetryableConflict(String message) {
             super(message, null, false, false);
         }
@@ -60,9 +60,9 @@ public final class BookingProblems {
         return new ProblemException(404, "BOOKING_NOT_FOUND", "Booking not found", "There is no booking " + bookingId + ".");
     }
 
-    static ProblemException contention() {
+    static ProblemException contention(long retryAfterSeconds) {
         return new ProblemException(409, "CONTENTION", "Too much contention",
-                "Concurrent bookings kept conflicting with this one; retry shortly.");
+                "Concurrent bookings kept conflicting with this one; retry shortly.", Map.of(), retryAfterSeconds);
     }
 
     static ProblemException seatsBelowBooked(long booked) {

@@ -3,7 +3,6 @@ package dev.turnstile.booking;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -171,10 +170,10 @@ public class BookingService {
     }
 
     private <T> Uni<T> retried(Strategy strategy, FareKey fare, BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return attempts.inTransaction(strategy, fare, new AtomicInteger(), work)
+        return attempts.inTransaction(strategy, fare, attempts.budget(), work)
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(strategy);
-                    return BookingProblems.contention();
+                    return attempts.contention();
                 });
     }
 

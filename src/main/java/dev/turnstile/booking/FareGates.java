@@ -78,6 +78,16 @@ public class FareGates {
         });
     }
 
+    /** Whether bookings of some fare are waiting at its gate right now: a sale is on that PostgreSQL cannot keep up with. */
+    public boolean queueing() {
+        for (Gate gate : gates.values()) {
+            if (gate.users > perFare) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private enum State { WAITING, ADMITTED, GONE }
 
     private static final class Waiter {
@@ -86,8 +96,8 @@ public class FareGates {
     }
 
     private final class Gate {
-        // changed only inside gates.compute, under the map's lock for this fare
-        int users;
+        // changed only inside gates.compute, under the map's lock for this fare; read without it by queueing()
+        volatile int users;
         private int running;
         private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
 

@@ -42,6 +42,10 @@ public class InventoryRepository {
                           AND b.status = 'CONFIRMED') AS booked
             FROM fares f JOIN flight_inventory i ON i.flight_id = f.flight_id AND i.fare_class = f.fare_class
             WHERE f.flight_id = $1 AND f.fare_class = $2 ORDER BY i.shard""";
+    /** For a fare thought sold out: its seats now, and the passenger's confirmed booking on the flight, unlocked. */
+    private static final String SEATS_LEFT = """
+            SELECT (SELECT sum(i.seats_available) FROM flight_inventory i WHERE i.flight_id = $1 AND i.fare_class = $2) AS seats,
+                   (SELECT b.id FROM bookings b WHERE b.flight_id = $1 AND b.passenger_id = $3 AND b.status = 'CONFIRMED') AS existing""";
     private static final String CREATE_FARE = """
             INSERT INTO fares (flight_id, fare_class, seats_total, elite_reserve, shards) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (flight_id, fare_class) DO NOTHING RETURNING revision""";
@@ -62,6 +66,19 @@ public class InventoryRepository {
                    (SELECT count(*) FROM bookings b WHERE b.flight_id = f.flight_id AND b.fare_class = f.fare_class
                           AND b.status = 'CONFIRMED') AS confirmed
             FROM fares f WHERE f.flight_id = $1 AND f.fare_class = $2""";
+
+    /** Seats left on a fare and the passenger's confirmed booking on its flight (or null). */
+    public record SeatsLeft(long seats, java.util.UUID existing) {
+    }
+
+    /** One unlocked statement; null when the fare has no inventory rows. */
+    public Uni<SeatsLeft> seatsLeft(SqlClient client, FareKey fare, String passengerId) {
+        return client.preparedQuery(SEATS_LEFT).execute(Tuple.of(fare.flightId(), fare.fareClass(), passengerId)).map(rows -> {
+            Row row = rows.iterator().next();
+            Long seats = row.getLong("seats");
+            return seats == null ? null : new SeatsLeft(seats, row.getUUID("existing"));
+        });
+    }
 
     /** The fare with all its shard rows, or null when there is no such fare. */
     public Uni<FareState> read(SqlClient client, FareKey fare, Lock lock) {

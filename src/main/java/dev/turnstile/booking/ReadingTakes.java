@@ -21,11 +21,13 @@ class ReadingTakes {
     private final InventoryRepository inventory;
     private final BookingRepository bookings;
     private final SeatChoice choice;
+    private final SoldOutFares soldOut;
 
-    ReadingTakes(InventoryRepository inventory, BookingRepository bookings, SeatChoice choice) {
+    ReadingTakes(InventoryRepository inventory, BookingRepository bookings, SeatChoice choice, SoldOutFares soldOut) {
         this.inventory = inventory;
         this.bookings = bookings;
         this.choice = choice;
+        this.soldOut = soldOut;
     }
 
     /** Takes a seat the strategy's way; {@code last} sends the take with the COMMIT when nothing follows it. */
@@ -41,10 +43,14 @@ class ReadingTakes {
 
     private Uni<UUID> take(SqlConnection connection, FareKey fare, Passenger passenger, Lock lock, boolean atReadVersion,
             LastStatement last) {
-        return inventory.read(connection, fare, lock).chain(state ->
-                choice.allowedShard(connection, fare, state, passenger).chain(shard -> last.thenCommit(atReadVersion
+        return soldOut.rejectIfStillSoldOut(connection, fare, passenger).chain(() -> inventory.read(connection, fare, lock)).chain(state -> {
+            if (state != null) {
+                soldOut.seen(fare, state.seatsAvailable());
+            }
+            return choice.allowedShard(connection, fare, state, passenger).chain(shard -> last.thenCommit(atReadVersion
                         ? bookings.takeSeatAtVersion(connection, fare, shard, state.shard(shard).version(), passenger)
                         : bookings.takeLockedSeat(connection, fare, shard, passenger))
-                        .map(taken -> SeatChoice.booked(taken, "shard " + shard + " changed since it was read"))));
+                        .map(taken -> SeatChoice.booked(taken, "shard " + shard + " changed since it was read")));
+        });
     }
 }
