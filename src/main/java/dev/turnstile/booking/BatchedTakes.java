@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -124,11 +123,11 @@ class BatchedTakes {
 
     /** Runs one batch and answers every booking in it; never fails. */
     private Uni<Void> run(FareKey fare, List<Waiting> batch) {
-        return attempts.inTransaction(Strategy.BATCHED, fare, new AtomicInteger(),
+        return attempts.inTransaction(Strategy.BATCHED, fare, attempts.budget(),
                 (connection, last) -> attempt(connection, last, fare, batch))
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(Strategy.BATCHED);
-                    return BookingProblems.contention();
+                    return attempts.contention();
                 })
                 .onItemOrFailure().invoke((results, failure) -> {
                     for (int i = 0; i < batch.size(); i++) {
