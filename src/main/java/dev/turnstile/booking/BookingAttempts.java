@@ -1,7 +1,6 @@
 package dev.turnstile.booking;
 
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -14,6 +13,9 @@ import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BoundedTransactions.LastStatement;
 import dev.turnstile.problem.ProblemException;
 import dev.turnstile.retry.FullJitterBackoff;
+import dev.turnstile.retry.RaceAttempts;
+import dev.turnstile.retry.RaceTracing;
+import io.opentelemetry.api.common.Attributes;
 import io.smallrye.faulttolerance.api.CustomBackoff;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -40,27 +42,29 @@ public class BookingAttempts {
     private final FareGates gates;
     private final BookingMetrics metrics;
     private final long retryAfterSeconds;
+    private final RaceTracing races;
 
     BookingAttempts(BoundedTransactions transactions, FareGates gates, BookingMetrics metrics,
-            BookingConfig config) {
+            BookingConfig config, RaceTracing races) {
         this.transactions = transactions;
         this.gates = gates;
         this.metrics = metrics;
         this.retryAfterSeconds = config.busyRetryAfterSeconds();
+        this.races = races;
     }
 
     /**
      * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
      * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}): at
-     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows. {@code attempts} counts
-     * the attempts of this one booking, across retries; a retry waits its backoff outside the gate.
+     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows. {@code race} ({@link #race})
+     * counts and traces the attempts of this one booking, across retries; a retry waits its backoff outside the gate.
      */
     @Retry(retryOn = RetryableConflict.class, maxRetries = 10, delay = 5, jitter = 0, maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(FullJitterBackoff.class)
-    public <T> Uni<T> inTransaction(Strategy strategy, FareKey fare, AtomicInteger attempts,
+    public <T> Uni<T> inTransaction(Strategy strategy, FareKey fare, RaceAttempts race,
             BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return Uni.createFrom().deferred(() -> {
-            metrics.attempt(strategy, attempts.getAndIncrement() > 0);
+        return race.attempt(() -> Uni.createFrom().deferred(() -> {
+            metrics.attempt(strategy, race.retrying());
             Supplier<Uni<T>> transaction = strategy == Strategy.SERIALIZABLE
                     ? () -> transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
                     : () -> transactions.runPipelined(work);
@@ -69,7 +73,12 @@ public class BookingAttempts {
                 case NOWAIT -> gates.ifOpen(fare, transaction);
                 default -> gates.through(fare, transaction);
             };
-        }).onFailure().transform(failure -> translate(strategy, failure));
+        }).onFailure().transform(failure -> translate(strategy, failure)));
+    }
+
+    /** The attempts of one booking, traced ({@link RaceAttempts}); its retries go through {@link #inTransaction}. */
+    public RaceAttempts race(Strategy strategy) {
+        return races.begin("booking", Attributes.of(RaceAttempts.STRATEGY, strategy.label()), RetryableConflict.class);
     }
 
     /** One transaction without retries, for operations that cannot lose a race (cancel, reset). */

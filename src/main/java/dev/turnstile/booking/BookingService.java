@@ -3,7 +3,6 @@ package dev.turnstile.booking;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +19,7 @@ import dev.turnstile.idempotency.IdempotencyKeys.Claim;
 import dev.turnstile.idempotency.Keyed;
 import dev.turnstile.idempotency.StoredAnswer;
 import dev.turnstile.identity.Caller;
+import dev.turnstile.retry.RaceAttempts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -162,7 +162,8 @@ public class BookingService {
     }
 
     private <T> Uni<T> retried(Strategy strategy, FareKey fare, BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return attempts.inTransaction(strategy, fare, new AtomicInteger(), work)
+        RaceAttempts race = attempts.race(strategy);
+        return race.settle(attempts.inTransaction(strategy, fare, race, work))
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(strategy);
                     return BookingProblems.contention();
