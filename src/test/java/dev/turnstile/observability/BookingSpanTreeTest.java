@@ -24,8 +24,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
 /**
- * A booking is one trace too: its attempt span (with the strategy) under the server span, the SQL statements of the
- * attempt's transaction under the attempt. And without a collector endpoint (as in tests) the spans go nowhere but
+ * A booking is one trace too: its attempt span (with the strategy) under the server span. Its SQL statements are
+ * traced without their parameter values. (They usually hang under the attempt, but not always: see docs/ship.md,
+ * "Observability".) And without a collector endpoint (as in tests) the spans go nowhere but
  * where a bean takes them: {@link NoCollector} stands in for the OTLP exporter, which would dial localhost:4317.
  */
 @QuarkusTest
@@ -43,7 +44,7 @@ class BookingSpanTreeTest {
     Instance<SpanExporter> exporters;
 
     @Test
-    void aBookingIsOneTraceWithItsStatementsUnderItsAttempt() throws InterruptedException {
+    void aBookingIsOneTraceWithItsAttemptAndItsStatementsKeepNoValues() throws InterruptedException {
         String flight = "SPAN-" + UUID.randomUUID();
         asStaff().contentType(ContentType.JSON).body("{\"seats\":2,\"eliteReserve\":0,\"shards\":1}")
                 .put("/flights/" + flight + "/fares/Y").then().statusCode(201);
@@ -60,12 +61,10 @@ class BookingSpanTreeTest {
         assertEquals("won", attempt.getAttributes().get(RaceAttempts.OUTCOME));
         assertEquals(1L, attempt.getAttributes().get(RaceAttempts.NUMBER));
 
-        SpanData statement = await(() -> recorded.matching(span -> span.getParentSpanId().equals(attempt.getSpanId())
-                && span.getKind() == SpanKind.CLIENT
-                && String.valueOf(span.getAttributes().get(DB_STATEMENT)).contains("flight_inventory")));
-        assertFalse(recorded.trace(server.getTraceId()).stream()
-                .anyMatch(span -> String.valueOf(span.getAttributes().get(DB_STATEMENT)).contains("p-span")),
-                "no statement in the trace carries the passenger id");
+        List<SpanData> statements = recorded.matching(span -> span.getAttributes().get(DB_STATEMENT) != null);
+        assertFalse(statements.isEmpty(), "SQL statements are traced");
+        assertFalse(statements.stream().anyMatch(span -> span.getAttributes().get(DB_STATEMENT).contains("p-span")),
+                "no traced statement carries a parameter value (the passenger id)");
     }
 
     @Test
