@@ -50,7 +50,7 @@ fare() { # flight shards
 }
 
 counter() { # name strategy
-  curl -s localhost:$MGMT_PORT/q/metrics | awk -v n="$1" -v s="strategy=\"$2\"" 'index($0, n "{") == 1 && index($0, s) { v = $NF } END { print v + 0 }'
+  curl -s localhost:$MGMT_PORT/q/metrics | awk -v n="$1" -v s="strategy=\"$2\"" 'index($0, n "{") == 1 && index($0, s) { v = $2 } END { print v + 0 }'
 }
 
 APP=

@@ -2,7 +2,6 @@ package dev.turnstile.booking;
 
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -15,6 +14,9 @@ import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BoundedTransactions.LastStatement;
 import dev.turnstile.problem.ProblemException;
 import dev.turnstile.retry.FullJitterBackoff;
+import dev.turnstile.retry.RaceAttempts;
+import dev.turnstile.retry.RaceTracing;
+import io.opentelemetry.api.common.Attributes;
 import io.smallrye.faulttolerance.api.CustomBackoff;
 import io.smallrye.faulttolerance.api.CustomBackoffStrategy;
 import io.smallrye.mutiny.Uni;
@@ -48,20 +50,23 @@ public class BookingAttempts {
     private final BookingMetrics metrics;
     private final long retryAfterSeconds;
     private final long budgetNanos;
+    private final RaceTracing races;
 
     BookingAttempts(BoundedTransactions transactions, FareGates gates, SoldOutFares soldOut, BookingMetrics metrics,
-            BookingConfig config) {
+            BookingConfig config, RaceTracing races) {
         this.transactions = transactions;
         this.gates = gates;
         this.soldOut = soldOut;
         this.metrics = metrics;
         this.retryAfterSeconds = config.busyRetryAfterSeconds();
         this.budgetNanos = config.retryBudget().toNanos();
+        this.races = races;
     }
 
-    /** The attempts of one booking and the time they may take; starts now. */
-    public Budget budget() {
-        return new Budget(System.nanoTime() + budgetNanos);
+    /** The attempts of one booking, traced ({@link RaceAttempts}), and the time they may take; starts now. */
+    public Budget budget(Strategy strategy) {
+        RaceAttempts race = races.begin("booking", Attributes.of(RaceAttempts.STRATEGY, strategy.label()), RetryableConflict.class);
+        return new Budget(System.nanoTime() + budgetNanos, race);
     }
 
     /** The answer when a booking lost its races until its budget or its retries ran out. */
@@ -71,11 +76,17 @@ public class BookingAttempts {
 
     /** What one booking has used over all its attempts. */
     public static final class Budget {
-        private final AtomicInteger attempts = new AtomicInteger();
         private final long deadlineNanos;
+        private final RaceAttempts race;
 
-        Budget(long deadlineNanos) {
+        Budget(long deadlineNanos, RaceAttempts race) {
             this.deadlineNanos = deadlineNanos;
+            this.race = race;
+        }
+
+        /** The whole booking, all its attempts ({@link RaceAttempts#settle}). */
+        public <T> Uni<T> settle(Uni<T> call) {
+            return race.settle(call);
         }
 
         private RetryableConflict lost(RetryableConflict conflict) {
@@ -122,15 +133,15 @@ public class BookingAttempts {
      * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}): at
      * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows, nor for a fare last seen
      * sold out: those bookings start with an unlocked read ({@link SoldOutFares}). {@code budget} is this
-     * one booking's ({@link #budget()}), across retries; a retry waits its backoff outside the gate.
+     * one booking's ({@link #budget}): it counts, traces and times the attempts across retries; a retry waits its backoff outside the gate.
      */
     @Retry(retryOn = RetryableConflict.class, abortOn = BudgetSpent.class, maxRetries = 10, delay = 5, jitter = 0,
             maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(WithinBudgetBackoff.class)
     public <T> Uni<T> inTransaction(Strategy strategy, FareKey fare, Budget budget,
             BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return Uni.createFrom().deferred(() -> {
-            metrics.attempt(strategy, budget.attempts.getAndIncrement() > 0);
+        return budget.race.attempt(() -> Uni.createFrom().deferred(() -> {
+            metrics.attempt(strategy, budget.race.retrying());
             Supplier<Uni<T>> transaction = strategy == Strategy.SERIALIZABLE
                     ? () -> transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
                     : () -> transactions.runPipelined(work);
@@ -145,7 +156,7 @@ public class BookingAttempts {
         }).onFailure().transform(failure -> {
             Throwable translated = translate(strategy, failure);
             return translated instanceof RetryableConflict conflict ? budget.lost(conflict) : translated;
-        });
+        }));
     }
 
     /** One transaction without retries, for operations that cannot lose a race (cancel, reset). */

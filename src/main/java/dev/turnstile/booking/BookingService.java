@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.turnstile.booking.BookingAttempts.Budget;
 import dev.turnstile.booking.BookingProblems.Rejected;
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BookingRepository.Passenger;
@@ -170,7 +171,8 @@ public class BookingService {
     }
 
     private <T> Uni<T> retried(Strategy strategy, FareKey fare, BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return attempts.inTransaction(strategy, fare, attempts.budget(), work)
+        Budget budget = attempts.budget(strategy);
+        return budget.settle(attempts.inTransaction(strategy, fare, budget, work))
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(strategy);
                     return attempts.contention();

@@ -21,6 +21,9 @@ import dev.turnstile.problem.ProblemException;
 import dev.turnstile.problem.StoreUnavailable;
 import dev.turnstile.rental.IdempotencyRecords.IdempotencyRecord;
 import dev.turnstile.retry.FullJitterBackoff;
+import dev.turnstile.retry.RaceAttempts;
+import dev.turnstile.retry.RaceTracing;
+import io.opentelemetry.api.common.Attributes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
@@ -67,14 +70,16 @@ public class RentalService {
     private final IdempotencyRecords records;
     private final ObjectMapper json;
     private final Counter conflicts;
+    private final RaceTracing races;
 
     RentalService(BikeRepository bikes, RentalRules rules, RentalTransactions transactions, IdempotencyRecords records,
-            ObjectMapper json, MeterRegistry registry) {
+            ObjectMapper json, MeterRegistry registry, RaceTracing races) {
         this.bikes = bikes;
         this.rules = rules;
         this.transactions = transactions;
         this.records = records;
         this.json = json;
+        this.races = races;
         this.conflicts = Counter.builder("turnstile.rental.version.conflicts")
                 .description("Conditional bike writes that found another version than the one read")
                 .register(registry);
@@ -329,7 +334,8 @@ public class RentalService {
 
     /** Read, decide and write, retried on a lost race; what is left of a failure then is the client's answer. */
     private <T> Uni<T> withRetries(String bikeId, Function<Bike, Uni<T>> decideAndWrite) {
-        return this.<T>readDecideWrite(bikeId, decideAndWrite).onFailure().transform(RentalProblems::answer);
+        RaceAttempts race = races.begin("rental", Attributes.empty(), VersionConflict.class);
+        return race.settle(this.<T>readDecideWrite(bikeId, race, decideAndWrite)).onFailure().transform(RentalProblems::answer);
     }
 
     /**
@@ -339,9 +345,9 @@ public class RentalService {
      */
     @Retry(retryOn = VersionConflict.class, maxRetries = 2, delay = 10, jitter = 0)
     @CustomBackoff(FullJitterBackoff.class)
-    <T> Uni<T> readDecideWrite(String bikeId, Function<Bike, Uni<T>> decideAndWrite) {
-        return bikes.get(bikeId)
+    <T> Uni<T> readDecideWrite(String bikeId, RaceAttempts race, Function<Bike, Uni<T>> decideAndWrite) {
+        return race.attempt(() -> bikes.get(bikeId)
                 .flatMap(read -> decideAndWrite.apply(read))
-                .onFailure(VersionConflict.class).invoke(() -> conflicts.increment());
+                .onFailure(VersionConflict.class).invoke(() -> conflicts.increment()));
     }
 }

@@ -12,7 +12,7 @@ final class Metrics {
 
     static double counter(String name, Strategy strategy) {
         String scrape = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher m = java.util.regex.Pattern.compile("(?m)^" + name + "\\{[^}]*strategy=\"" + strategy.label() + "\"[^}]*\\} (\\S+)$")
+        Matcher m = java.util.regex.Pattern.compile("(?m)^" + name + "\\{[^}]*strategy=\"" + strategy.label() + "\"[^}]*\\} (\\S+)( # .*)?$")
                 .matcher(scrape);
         return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }

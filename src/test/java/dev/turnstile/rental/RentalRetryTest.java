@@ -124,13 +124,14 @@ class RentalRetryTest {
 
     /**
      * The value of {@code name} (a metric name with the labels it must carry, in Prometheus' order), summed over its
-     * other labels; 0 when no series has been written yet.
+     * other labels; 0 when no series has been written yet. A sample may end in an exemplar (" # {trace_id=...} ..."),
+     * which the registry adds while tracing is on.
      */
     static double metric(String name) {
         int brace = name.indexOf('{');
         String metric = brace < 0 ? name : name.substring(0, brace);
         List<String> labels = brace < 0 ? List.of() : List.of(name.substring(brace + 1, name.length() - 1).split(","));
-        Matcher series = Pattern.compile("(?m)^" + Pattern.quote(metric) + "(\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(metrics());
+        Matcher series = Pattern.compile("(?m)^" + Pattern.quote(metric) + "(\\{[^}]*\\})? ([0-9.eE+-]+)( # .*)?$").matcher(metrics());
         double sum = 0;
         while (series.find()) {
             String found = series.group(1) == null ? "" : series.group(1);
