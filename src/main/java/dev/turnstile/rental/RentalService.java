@@ -175,6 +175,7 @@ public class RentalService {
         Instant now = Instant.now();
         return Uni.createFrom().item(() -> rules.annotate(seen, note, leaseToken, now))
                 .flatMap(next -> bikes.save(next, leaseToken, now))
+                .onFailure(VersionConflict.class).recoverWithUni(conflict -> bikes.knowingCurrent((VersionConflict) conflict))
                 .onFailure().transform(this::staleFor);
     }
 
@@ -329,7 +330,9 @@ public class RentalService {
 
     /** Read, decide and write, retried on a lost race; what is left of a failure then is the client's answer. */
     private <T> Uni<T> withRetries(String bikeId, Function<Bike, Uni<T>> decideAndWrite) {
-        return this.<T>readDecideWrite(bikeId, decideAndWrite).onFailure().transform(RentalProblems::answer);
+        return this.<T>readDecideWrite(bikeId, decideAndWrite)
+                .onFailure(VersionConflict.class).recoverWithUni(conflict -> bikes.knowingCurrent((VersionConflict) conflict))
+                .onFailure().transform(RentalProblems::answer);
     }
 
     /**
