@@ -33,8 +33,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Bikes in DynamoDB, every write conditional. A failed version condition becomes {@link VersionConflict} carrying the
- * current bike: from the exception where DynamoDB returns it (ReturnValuesOnConditionCheckFailure=ALL_OLD), otherwise
- * from one consistent read (dynalite accepts the parameter but never returns the item). A missing bike is
+ * current bike where DynamoDB returns it (ReturnValuesOnConditionCheckFailure=ALL_OLD; dynalite accepts the parameter
+ * but never returns the item). A bike save does not read it otherwise: its conflicts are mostly retried, and each
+ * retry reads anyway ({@link #knowingCurrent} reads it for an answer that shows it). Delete and the condition-only
+ * writes, whose callers always answer with the current bike, read it when the store did not return it. A missing bike is
  * {@link BikeNotFound}. It says what the store did, never what the client hears: that is the service's.
  */
 @Singleton
@@ -50,8 +52,7 @@ public class BikeRepository {
 
     /** Creates the bike unless one with its id exists: false then, and the stored bike is left as it was. */
     public Uni<Boolean> create(Bike bike) {
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.putItem(PutItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
                         .item(toItem(bike))
                         .conditionExpression("attribute_not_exists(bikeId)")
@@ -66,8 +67,7 @@ public class BikeRepository {
     }
 
     private Uni<Bike> consistentRead(String bikeId) {
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.getItem(GetItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.getItem(GetItemRequest.builder()
                         .tableName(table).key(key(bikeId)).consistentRead(true).build()))
                 .map(response -> {
                     if (!response.hasItem() || response.item().isEmpty()) {
@@ -94,8 +94,7 @@ public class BikeRepository {
 
     private Uni<Bike> put(Bike next, String moreConditions, Map<String, AttributeValue> values) {
         Bike stored = next.withVersion(next.version() + 1);
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.putItem(PutItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
                         .item(toItem(stored))
                         .conditionExpression(VERSION_MATCHES + moreConditions)
@@ -105,7 +104,7 @@ public class BikeRepository {
                         .build()))
                 .replaceWith(stored)
                 .onFailure(ConditionalCheckFailedException.class)
-                .recoverWithUni(failure -> conflict(next.bikeId(), (ConditionalCheckFailedException) failure));
+                .transform(failure -> asReported(next.bikeId(), (ConditionalCheckFailedException) failure));
     }
 
     /**
@@ -115,8 +114,7 @@ public class BikeRepository {
     public Uni<Void> delete(Bike seen, String leaseToken, Instant now) {
         Map<String, AttributeValue> values = expecting(new HashMap<>(), seen.version());
         values.put(":rented", AttributeValue.fromS(BikeStatus.RENTED.name()));
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.deleteItem(DeleteItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.deleteItem(DeleteItemRequest.builder()
                         .tableName(table)
                         .key(key(seen.bikeId()))
                         .conditionExpression(VERSION_MATCHES + " AND #status <> :rented AND " + unleased(values, leaseToken, now))
@@ -142,8 +140,7 @@ public class BikeRepository {
                 ":one", number(1),
                 ":limit", number(ridesUntilService)));
         String condition = "#status = :available AND ridesSinceService < :limit AND " + unleased(values, leaseToken, now);
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.updateItem(UpdateItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.updateItem(UpdateItemRequest.builder()
                         .tableName(table)
                         .key(key(bikeId))
                         .updateExpression("SET #status = :rented, rentedBy = :customer, rentedAt = :rentedAt"
@@ -171,8 +168,7 @@ public class BikeRepository {
                 ":expiresAt", number(lease.expiresAt().getEpochSecond()),
                 ":one", number(1)));
         String condition = "attribute_exists(bikeId) AND " + unleased(values, null, now);
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.updateItem(UpdateItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.updateItem(UpdateItemRequest.builder()
                         .tableName(table)
                         .key(key(lease.bikeId()))
                         .updateExpression("SET leaseHolder = :holder, leaseToken = :token, leaseExpiresAt = :expiresAt"
@@ -189,8 +185,7 @@ public class BikeRepository {
 
     /** Removes the lease only for the holder of {@code token}, expired or not; false when it does not hold one. */
     public Uni<Boolean> releaseLease(String bikeId, String token) {
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.updateItem(UpdateItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.updateItem(UpdateItemRequest.builder()
                         .tableName(table)
                         .key(key(bikeId))
                         .updateExpression("REMOVE leaseHolder, leaseToken, leaseExpiresAt ADD #version :one")
@@ -217,7 +212,7 @@ public class BikeRepository {
         query.expressionAttributeValues(values);
         afterBikeId.ifPresent(after -> query.exclusiveStartKey(Map.of(
                 "station", AttributeValue.fromS(station), KEY, AttributeValue.fromS(after))));
-        return Uni.createFrom().completionStage(() -> dynamo.query(query.build()))
+        return StoreCalls.call(() -> dynamo.query(query.build()))
                 .map(page -> new BikePage(page.items().stream().map(BikeItems::fromItem).toList(),
                         page.hasLastEvaluatedKey() && page.lastEvaluatedKey().containsKey(KEY)
                                 ? Optional.of(page.lastEvaluatedKey().get(KEY).s())
@@ -228,12 +223,24 @@ public class BikeRepository {
     public record BikePage(List<Bike> bikes, Optional<String> lastBikeId) {
     }
 
-    private <T> Uni<T> conflict(String bikeId, ConditionalCheckFailedException failure) {
-        if (failure.hasItem() && !failure.item().isEmpty()) {
-            return Uni.createFrom().failure(new VersionConflict(bikeId, fromItem(failure.item())));
+    /**
+     * The conflict with the current bike: as it came, or with one consistent read when the store did not say.
+     * For the answers that show the bike; a write that will be retried reads it again anyway.
+     */
+    public <T> Uni<T> knowingCurrent(VersionConflict conflict) {
+        if (conflict.current().isPresent()) {
+            return Uni.createFrom().failure(conflict);
         }
-        return consistentRead(bikeId).onItem().transform(current -> {
-            throw new VersionConflict(bikeId, current);
+        return consistentRead(conflict.bikeId()).onItem().transform(current -> {
+            throw new VersionConflict(conflict.bikeId(), current);
         });
+    }
+
+    private static VersionConflict asReported(String bikeId, ConditionalCheckFailedException failure) {
+        return new VersionConflict(bikeId, failure.hasItem() && !failure.item().isEmpty() ? fromItem(failure.item()) : null);
+    }
+
+    private <T> Uni<T> conflict(String bikeId, ConditionalCheckFailedException failure) {
+        return knowingCurrent(asReported(bikeId, failure));
     }
 }

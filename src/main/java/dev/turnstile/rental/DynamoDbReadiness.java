@@ -29,8 +29,7 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
 
     @Override
     public Uni<HealthCheckResponse> call() {
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.describeTable(DescribeTableRequest.builder().tableName(tables.bikes()).build()))
+        return StoreCalls.call(() -> dynamo.describeTable(DescribeTableRequest.builder().tableName(tables.bikes()).build()))
                 .ifNoItem().after(TIMEOUT).fail()
                 .map(described -> HealthCheckResponse.named("DynamoDB")
                         .up()

@@ -71,8 +71,7 @@ public class IdempotencyRecords {
     }
 
     private Uni<Optional<IdempotencyRecord>> find(String id) {
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.getItem(GetItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.getItem(GetItemRequest.builder()
                         .tableName(table).key(key(id)).consistentRead(true).build()))
                 .map(response -> response.hasItem() && !response.item().isEmpty()
                         ? Optional.of(fromItem(response.item()))
@@ -95,8 +94,7 @@ public class IdempotencyRecords {
         values.put(":inProgress", AttributeValue.fromS(State.IN_PROGRESS.name()));
         values.put(":now", BikeItems.number(now.toEpochMilli()));
         values.put(":nowSeconds", BikeItems.number(now.getEpochSecond()));
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.putItem(PutItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
                         .item(toItem(intended))
                         .conditionExpression("attribute_not_exists(id) OR expiresAt <= :nowSeconds OR (#state = :inProgress"
@@ -125,8 +123,7 @@ public class IdempotencyRecords {
 
     /** Marks the record COMPLETED if {@code owner} still holds it; someone else completing it first is as good. */
     public Uni<Void> complete(String id, String owner) {
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.updateItem(UpdateItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.updateItem(UpdateItemRequest.builder()
                         .tableName(table)
                         .key(key(id))
                         .updateExpression("SET #state = :completed")
@@ -142,8 +139,7 @@ public class IdempotencyRecords {
 
     /** Frees the key after an answer that changed nothing (a refusal): the same request may be decided again. */
     public Uni<Void> release(String id, String owner) {
-        return Uni.createFrom()
-                .completionStage(() -> dynamo.deleteItem(DeleteItemRequest.builder()
+        return StoreCalls.call(() -> dynamo.deleteItem(DeleteItemRequest.builder()
                         .tableName(table)
                         .key(key(id))
                         .conditionExpression("#owner = :owner AND #state = :inProgress")

@@ -180,6 +180,7 @@ public class RentalService {
         Instant now = Instant.now();
         return Uni.createFrom().item(() -> rules.annotate(seen, note, leaseToken, now))
                 .flatMap(next -> bikes.save(next, leaseToken, now))
+                .onFailure(VersionConflict.class).recoverWithUni(conflict -> bikes.knowingCurrent((VersionConflict) conflict))
                 .onFailure().transform(this::staleFor);
     }
 
@@ -335,7 +336,9 @@ public class RentalService {
     /** Read, decide and write, retried on a lost race; what is left of a failure then is the client's answer. */
     private <T> Uni<T> withRetries(String bikeId, Function<Bike, Uni<T>> decideAndWrite) {
         RaceAttempts race = races.begin("rental", Attributes.empty(), VersionConflict.class);
-        return race.settle(this.<T>readDecideWrite(bikeId, race, decideAndWrite)).onFailure().transform(RentalProblems::answer);
+        return race.settle(this.<T>readDecideWrite(bikeId, race, decideAndWrite))
+                .onFailure(VersionConflict.class).recoverWithUni(conflict -> bikes.knowingCurrent((VersionConflict) conflict))
+                .onFailure().transform(RentalProblems::answer);
     }
 
     /**

@@ -88,7 +88,7 @@ public class RentalTransactions {
                         .conditionExpression("attribute_not_exists(id)")
                         .build()).build())
                 .build();
-        return Uni.createFrom().completionStage(() -> dynamo.transactWriteItems(probe))
+        return StoreCalls.call(() -> dynamo.transactWriteItems(probe))
                 .replaceWith(true)
                 .onFailure(TransactionCanceledException.class).recoverWithItem(true)
                 .onFailure(RentalTransactions::unknownOperation).recoverWithItem(false);
@@ -118,7 +118,7 @@ public class RentalTransactions {
     }
 
     private Uni<Bike> execute(TransactWriteItemsRequest request, Bike next, boolean renting) {
-        return Uni.createFrom().completionStage(() -> dynamo.transactWriteItems(request))
+        return StoreCalls.call(() -> dynamo.transactWriteItems(request))
                 .replaceWith(next.withVersion(next.version() + 1))
                 .onFailure(TransactionCanceledException.class)
                 .transform(failure -> cancellationAnswer((TransactionCanceledException) failure, next.bikeId(), renting))
