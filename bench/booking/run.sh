@@ -5,7 +5,7 @@
 # transaction): the raw ceiling of a sharded fare. The summary at the end gives every HTTP figure as a ratio of the
 # best single-row pgbench figure over client counts.
 # Usage: bench/booking/run.sh            (from the repository root; takes the machine-wide bench lock)
-# Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, CONNECTIONS=64, SKIP_BUILD=1,
+# Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, WARMUP=10s (per strategy, before its run), CONNECTIONS=64, SKIP_BUILD=1,
 #        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these), SKIP_PGBOUNCER=1,
 #        GATES="2 4 8 0" (turnstile.booking.transactions-per-fare values tried for atomic and pessimistic besides the
 #        default; 0 = no gate), SKIP_GATES=1
@@ -27,6 +27,7 @@ MGMT_PORT=18182   # the management interface: /q/health, /q/metrics
 DB=turnstile_bench
 PSQL="psql -U postgres -h 127.0.0.1 -q -v ON_ERROR_STOP=1"
 DURATION=${DURATION:-10s}
+WARMUP=${WARMUP:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 POOL_SIZES=${POOL_SIZES:-20}
 GATES=${GATES:-"2 4 8 0"}
@@ -78,7 +79,9 @@ measure() { # label pool strategy [shards]
   local flight="bench-$label-$strategy-$RUN-$pool-$shards"
   fare "$flight" $shards
   local url="http://127.0.0.1:$PORT/flights/$flight/fares/Y/bookings?strategy=$strategy"
-  wrk -t2 -c$CONNECTIONS -d3s -s bench/booking/book.lua "$url" >/dev/null   # warm-up (JIT, pool)
+  # Warm-up on the strategy's own fare: C2 compiles each strategy's path separately, and 3 s left the strategy
+  # measured first at half the rate of the same strategy measured again a minute later in the same JVM.
+  wrk -t2 -c$CONNECTIONS -d$WARMUP -s bench/booking/book.lua "$url" >/dev/null
   local retries0 booked0 result booked retries
   retries0=$(counter turnstile_booking_retries_total $strategy)
   booked0=$(counter turnstile_booking_booked_total $strategy)
