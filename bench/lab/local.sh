@@ -2,7 +2,7 @@
 # The contention lab against a Turnstile started here: the packaged JVM build (prod profile, documented defaults) on
 # API port 8090 and management port 9090, with its own dynalite and the local PostgreSQL (database turnstile_lab),
 # then bench/lab/run.sh pointed at it and at the same stores. One command from a clean clone:
-#   bench/lab/local.sh                 Env: as run.sh (LAB_SECONDS, LAB_CONCURRENCY, ...), JAVA_OPTS for the app,
+#   bench/lab/local.sh                 Env: as run.sh (LAB_SECONDS, LAB_CONCURRENCY, ...), JAVA_OPTS for the app (default: the README's memory settings),
 #                                      LAB_PORT=8090, LAB_MANAGEMENT_PORT=9090, LAB_DB=turnstile_lab
 # Bikes get turnstile.rental.rides-until-service=1000000000 so the bike scenarios measure renting, not the workshop
 # (run.sh services a bike that reaches a server's limit and counts its rides for the invariant).
@@ -39,7 +39,10 @@ node local/dynalite.js < "$WORK/dynalite.in" > "$WORK/dynalite.out" 2>&1 & PIDS+
 for _ in $(seq 50); do grep -q "listening on port" "$WORK/dynalite.out" && break; sleep 0.1; done
 DYNAMO="http://127.0.0.1:$(grep -o 'port [0-9]*' "$WORK/dynalite.out" | cut -d' ' -f2)"
 
-java ${JAVA_OPTS:-} -Dquarkus.http.port=$PORT -Dquarkus.management.port=$MGMT_PORT \
+# The README's documented memory settings unless JAVA_OPTS says otherwise (even empty: the JVM's own defaults, which
+# size the heap from the host's memory).
+JAVA_OPTS=${JAVA_OPTS--Xmx96m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError}
+MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} java $JAVA_OPTS -Dquarkus.http.port=$PORT -Dquarkus.management.port=$MGMT_PORT \
   -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/$DB \
   -Dquarkus.dynamodb.endpoint-override="$DYNAMO" -Dturnstile.rental.create-missing-tables=true \
   -Dquarkus.dynamodb.aws.credentials.type=static -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
@@ -50,7 +53,7 @@ APP=$!
 for _ in $(seq 150); do curl -sf "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null && break; sleep 0.2; done
 curl -sf "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null || { cat "$WORK/app.log"; exit 1; }
 
-LAB_META="server=packaged JVM build $(git rev-parse --short HEAD) on this machine, JAVA_OPTS='${JAVA_OPTS:-}', dynalite, PostgreSQL $(psql -U postgres -h 127.0.0.1 -tAc 'SHOW server_version' | cut -d' ' -f1) on 127.0.0.1" \
+LAB_META="server=packaged JVM build $(git rev-parse --short HEAD) on this machine, JAVA_OPTS='$JAVA_OPTS', dynalite, PostgreSQL $(psql -U postgres -h 127.0.0.1 -tAc 'SHOW server_version' | cut -d' ' -f1) on 127.0.0.1" \
   bench/lab/run.sh --url "http://127.0.0.1:$PORT" --management "http://127.0.0.1:$MGMT_PORT" \
   --pg "postgresql://postgres@127.0.0.1:5432/$DB" --dynamo "$DYNAMO" "$@"
 echo "app RSS at the end: $(awk '/VmRSS/ {printf "%.0f MB", $2/1024}' /proc/$APP/status)"

@@ -53,7 +53,8 @@ start_turnstile() {
   node local/dynalite.js < "$OUT/dynalite.in" > "$OUT/dynalite.out" 2>&1 & PIDS+=($!)
   for _ in $(seq 50); do grep -q "listening on port" "$OUT/dynalite.out" && break; sleep 0.1; done
   local dynamo="http://127.0.0.1:$(grep -o 'port [0-9]*' "$OUT/dynalite.out" | cut -d' ' -f2)"
-  java -Dquarkus.http.port=8082 -Dquarkus.management.port=9082 -Dquarkus.dynamodb.endpoint-override="$dynamo" -Dturnstile.rental.create-missing-tables=true \
+  # the README's documented way to run the jar, memory settings included
+  MALLOC_ARENA_MAX=2 java -Xmx96m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -Dquarkus.http.port=8082 -Dquarkus.management.port=9082 -Dquarkus.dynamodb.endpoint-override="$dynamo" -Dturnstile.rental.create-missing-tables=true \
     -Dquarkus.dynamodb.aws.credentials.type=static -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
     -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local -Dquarkus.log.level=WARN \
     -Dturnstile.rental.rides-until-service=1000000000 -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/$DB \
