@@ -132,20 +132,7 @@ node "$DRIVER" tables "$DYNAMO_PORT"
 for port in "$PORT" $((PORT + 1)); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then fail "port $port is in use (set PORT)"; fi
 done
-export QUARKUS_HTTP_PORT=$PORT
-export QUARKUS_MANAGEMENT_PORT=$((PORT + 1))
-BENCH_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
-export BENCH_TOKEN
-export QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:5432/$DB
-export QUARKUS_DATASOURCE_USERNAME=postgres
-export QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE=http://127.0.0.1:$DYNAMO_PORT
-export QUARKUS_DYNAMODB_AWS_CREDENTIALS_TYPE=static
-export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID=local
-export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY=local
-export AWS_REGION=eu-west-1
-# Same as bench/startup: the load loops rent one bike and book one fare over and over.
-export TURNSTILE_RENTAL_RIDES_UNTIL_SERVICE=2000000000
-export TURNSTILE_BOOKING_DEFAULT_STRATEGY=atomic
+. bench/startup/app-env.sh   # the same settings as the JVM runs
 
 # The driver prints one line per run, then a row with a "first HTTP" and a "runs" column that the README table
 # leaves out: keep the run lines, and print the row in the README's columns (median, best run in brackets).

@@ -62,24 +62,7 @@ for _ in $(seq 100); do grep -q 'listening on port' "$WORK/dynalite.out" && brea
 DYNAMO_PORT=$(grep -o 'listening on port [0-9]*' "$WORK/dynalite.out" | grep -o '[0-9]*$')
 node "$DRIVER" tables "$DYNAMO_PORT"
 
-export QUARKUS_HTTP_PORT=$PORT
-export QUARKUS_MANAGEMENT_PORT=$((PORT + 1))   # /q/health, which startup.mjs polls for readiness
-# Every API request carries a staff token (startup.mjs): staff may act for the many customers and passengers of the
-# load loops and are not rate limited.
-BENCH_TOKEN=$(node local/token.js --sub bench --roles staff --ttl 86400)
-export BENCH_TOKEN
-export QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:5432/$DB
-export QUARKUS_DATASOURCE_USERNAME=postgres
-export QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE=http://127.0.0.1:$DYNAMO_PORT
-export QUARKUS_DYNAMODB_AWS_CREDENTIALS_TYPE=static
-export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID=local
-export QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY=local
-export AWS_REGION=eu-west-1
-# The load loops rent and return the same bike over and over and book one hot fare: without these, bikes reach
-# their service limit (409 SERVICE_DUE) and hot-row conflicts run out of retries, which the "failed" column would
-# count as if the service had failed.
-export TURNSTILE_RENTAL_RIDES_UNTIL_SERVICE=2000000000
-export TURNSTILE_BOOKING_DEFAULT_STRATEGY=atomic
+. bench/startup/app-env.sh
 
 JVM_OPTS=${JVM_OPTS:--XX:MaxRAM=512m -XX:MaxRAMPercentage=50}
 read -r -a JVM_FLAGS <<< "$JVM_OPTS"
