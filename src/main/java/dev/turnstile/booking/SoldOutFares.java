@@ -13,7 +13,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * The fares this instance last saw with no seat left. After a sell-out most requests of a fare can only end SOLD_OUT;
  * for such a fare a booking first reads, without a lock and without waiting at the fare's gate, whether a seat is
  * there now, and is answered from that one read when none is (or ALREADY_BOOKED, as the full path would answer that
- * passenger). The read, not this set, decides: a seat given back by a cancel or a reset, on this instance or another,
+ * passenger). Bookings already waiting at the gate when the sell-out is seen are let through to that read at once. The read, not this set, decides: a seat given back by a cancel or a reset, on this instance or another,
  * is seen by the next booking, which then takes the ordinary path. An answer of no seats from a read-committed
  * snapshot is as exact as the locked read's: there was none at that moment.
  */
@@ -25,9 +25,11 @@ class SoldOutFares {
 
     private final Set<FareKey> soldOut = ConcurrentHashMap.newKeySet();
     private final InventoryRepository inventory;
+    private final FareGates gates;
 
-    SoldOutFares(InventoryRepository inventory) {
+    SoldOutFares(InventoryRepository inventory, FareGates gates) {
         this.inventory = inventory;
+        this.gates = gates;
     }
 
     /** Whether the last look at {@code fare} found it sold out. */
@@ -45,6 +47,7 @@ class SoldOutFares {
             soldOut.clear();
         }
         soldOut.add(fare);
+        gates.open(fare);
     }
 
     /**

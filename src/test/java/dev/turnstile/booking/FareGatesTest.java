@@ -110,4 +110,40 @@ class FareGatesTest {
         assertEquals(4, gates.through(FARE, () -> Uni.createFrom().item(4)).await().atMost(Duration.ofSeconds(1)),
                 "every place came back: the failed and the cancelled");
     }
+
+    @Test
+    void theWaitersOfAFareSeenSoldOutGoThroughAtOnceAndTheLimitHoldsAfterwards() throws Exception {
+        FareGates gates = gates(1, 100, Duration.ofSeconds(5));
+        SoldOutFares soldOut = new SoldOutFares(null, gates);
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CompletableFuture<Integer> running = gates.through(FARE, () -> Uni.createFrom().completionStage(first).replaceWith(0))
+                .subscribeAsCompletionStage();
+        List<Integer> started = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Integer>> waiters = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            int n = i;
+            waiters.add(gates.through(FARE, () -> {
+                started.add(n);
+                return Uni.createFrom().item(n);
+            }).subscribeAsCompletionStage());
+        }
+        assertEquals(List.of(), started);
+
+        soldOut.seen(FARE, 0);
+
+        assertEquals(List.of(1, 2, 3, 4, 5), started, "every waiter went through while the first still ran");
+        for (int i = 0; i < 5; i++) {
+            assertEquals(i + 1, waiters.get(i).get(1, TimeUnit.SECONDS));
+        }
+        first.complete(null);
+        assertEquals(0, running.get(1, TimeUnit.SECONDS));
+        CompletableFuture<Void> holder = new CompletableFuture<>();
+        gates.through(FARE, () -> Uni.createFrom().completionStage(holder)).subscribeAsCompletionStage();
+        AtomicInteger ran = new AtomicInteger();
+        CompletableFuture<Integer> queued = gates.through(FARE, () -> Uni.createFrom().item(ran.incrementAndGet()))
+                .subscribeAsCompletionStage();
+        assertEquals(0, ran.get(), "one at a time again once the released waiters are done");
+        holder.complete(null);
+        assertEquals(1, queued.get(1, TimeUnit.SECONDS));
+    }
 }
