@@ -27,6 +27,8 @@ public interface IdentityConfig {
 
     Elite elite();
 
+    VerifiedTokens verifiedTokens();
+
     /**
      * Booking and renting attempts one customer may make per second on one instance; more are answered 429 with
      * Retry-After. Staff are not limited. 0 turns the limit off.
@@ -34,6 +36,22 @@ public interface IdentityConfig {
     @WithDefault("20")
     @Min(0)
     int attemptsPerSecond();
+
+    /** How long and how many verified tokens are remembered ({@link VerifiedTokens}). */
+    interface VerifiedTokens {
+
+        /**
+         * The longest a verification is reused (never past the token's {@code exp}): also how long a token keeps
+         * passing after its signing key was withdrawn. 0 verifies every request's token.
+         */
+        @WithDefault("60s")
+        java.time.Duration maxAge();
+
+        /** The most tokens remembered at once; a new token beyond them is verified on every request until room frees. */
+        @WithDefault("1000")
+        @Min(0)
+        int maxEntries();
+    }
 
     /** Elite status is read from one claim: a string claim that must equal the value, or a list that holds it. */
     interface Elite {

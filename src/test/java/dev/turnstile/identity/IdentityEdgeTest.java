@@ -14,7 +14,9 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.jwt.auth.principal.JWTParser;
 import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
 
@@ -40,6 +42,12 @@ class IdentityEdgeTest {
     void staffActForWhomTheyNameAndEliteComesFromTheToken() {
         Tokens.asStaff().get(PROBE + "?for=c-2").then().statusCode(200).body("staff", is(true)).body("actingFor", is("c-2"));
         Tokens.as(Tokens.eliteCustomer("c-3")).get(PROBE).then().statusCode(200).body("elite", is(true));
+    }
+
+    @Test
+    void theBearerCheckRemembersVerifiedTokens() {
+        assertEquals(true, Arc.container().instance(JWTParser.class).get() instanceof VerifiedTokens,
+                "the JWTParser the bearer-token check injects is VerifiedTokens");
     }
 
     @Test
