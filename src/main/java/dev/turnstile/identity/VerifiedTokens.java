@@ -27,9 +27,8 @@ import io.smallrye.jwt.auth.principal.ParseException;
  *
  * <p>Written here because smallrye-jwt verifies every request's token afresh and has no such cache (quarkus-oidc
  * caches only introspection and UserInfo answers). That was most of what the service allocated: jose4j's JSON parser
- * takes a 16 K-char buffer per parse, two parses per token, 87 % of the bytes allocated under a GET /bikes/{id} load
- * (about 190 KB a request); with the documented 96 MB heap that meant a young collection every 30 ms and a 100 ms full
- * collection every few seconds, the p99 of every benchmark (docs/identity.md, "Verified tokens").
+ * takes a 16 K-char buffer per parse, two parses per token: 87 % of the bytes allocated under a GET /bikes/{id} load,
+ * about 215 KB a request (docs/identity.md, "Verified tokens").
  */
 @Alternative
 @Priority(1)
