@@ -2,7 +2,8 @@
 # Turnstile against the Node.js peer (../shared/peer) with ../shared/bench/run-all.sh, alternating, ROUNDS rounds
 # each, in one sitting on one machine: one PostgreSQL (databases `peer` and `turnstile_side`), a dynalite each.
 # Turnstile runs the packaged JVM build (target/quarkus-app) in the prod profile with its documented defaults.
-# Usage (from the repository root): bench/side-by-side/run.sh      Env: ROUNDS=2, SHARED=../shared
+# Usage (from the repository root): bench/side-by-side/run.sh      Env: ROUNDS=2, SHARED=../shared,
+#   JAVA_OPTS (default the README's: -Xmx96m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError)
 # Prints the folder with peer.txt, turnstile.txt, first-sale.txt, warmup.txt and compare.txt (../shared/bench/compare.py).
 # first-sale.txt: each round, the sell-out (pessimistic, then optimistic) run as the very first requests after the
 # server said ready, before run-all.sh, for both servers: the "first sale after a start" of issue 14.
@@ -24,6 +25,7 @@ ROOT=$PWD
 SHARED=$(cd "${SHARED:-../shared}" && pwd)
 OUT=$ROOT/target/side-by-side-$(date +%s)
 DB=turnstile_side
+JAVA_OPTS=${JAVA_OPTS:--Xmx96m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError}
 mkdir -p "$OUT"
 [ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -q -B package -DskipTests
 [ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
@@ -59,7 +61,7 @@ start_turnstile() {
   for _ in $(seq 50); do grep -q "listening on port" "$OUT/dynalite.out" && break; sleep 0.1; done
   local dynamo="http://127.0.0.1:$(grep -o 'port [0-9]*' "$OUT/dynalite.out" | cut -d' ' -f2)"
   # the README's documented way to run the jar, memory settings included
-  MALLOC_ARENA_MAX=2 java -Xmx96m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -Dquarkus.http.port=8082 -Dquarkus.management.port=9082 -Dquarkus.dynamodb.endpoint-override="$dynamo" -Dturnstile.rental.create-missing-tables=true \
+  MALLOC_ARENA_MAX=2 java $JAVA_OPTS -Dquarkus.http.port=8082 -Dquarkus.management.port=9082 -Dquarkus.dynamodb.endpoint-override="$dynamo" -Dturnstile.rental.create-missing-tables=true \
     -Dquarkus.dynamodb.aws.credentials.type=static -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local \
     -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local -Dquarkus.log.level=WARN \
     -Dturnstile.rental.rides-until-service=1000000000 -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/$DB \
