@@ -3,6 +3,7 @@ package dev.turnstile.identity;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -46,8 +47,8 @@ class IdentityEdgeTest {
 
     @Test
     void theBearerCheckRemembersVerifiedTokens() {
-        assertEquals(true, Arc.container().instance(JWTParser.class).get() instanceof VerifiedTokens,
-                "the JWTParser the bearer-token check injects is VerifiedTokens");
+        assertInstanceOf(VerifiedTokens.class, Arc.container().instance(JWTParser.class).get(),
+                "the JWTParser the bearer-token check injects");
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.reflect.Proxy;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -106,10 +105,6 @@ class VerifiedTokensTest {
 
     private static JsonWebToken token(long expirationTime) {
         return (JsonWebToken) Proxy.newProxyInstance(VerifiedTokensTest.class.getClassLoader(), new Class<?>[] { JsonWebToken.class },
-                (proxy, method, args) -> switch (method.getName()) {
-                    case "getExpirationTime" -> expirationTime;
-                    case "getClaimNames" -> java.util.Set.of();
-                    default -> Map.of().get(method.getName());
-                });
+                (proxy, method, args) -> method.getName().equals("getExpirationTime") ? expirationTime : null);
     }
 }
