@@ -13,9 +13,10 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * The fares this instance last saw with no seat left. After a sell-out most requests of a fare can only end SOLD_OUT;
  * for such a fare a booking first reads, without a lock and without waiting at the fare's gate, whether a seat is
  * there now, and is answered from that one read when none is (or ALREADY_BOOKED, as the full path would answer that
- * passenger). Bookings already waiting at the gate when the sell-out is seen are let through to that read at once. The read, not this set, decides: a seat given back by a cancel or a reset, on this instance or another,
- * is seen by the next booking, which then takes the ordinary path. An answer of no seats from a read-committed
- * snapshot is as exact as the locked read's: there was none at that moment.
+ * passenger). Bookings already waiting at the gate when the sell-out is seen are let through to that read at once.
+ * The read, not this set, decides: a seat given back by a cancel or a reset, on this instance or another, is seen by
+ * the next booking, which then takes the ordinary path. An answer of no seats from a read-committed snapshot is as
+ * exact as the locked read's: there was none at that moment.
  */
 @ApplicationScoped
 class SoldOutFares {

@@ -1,5 +1,7 @@
 package dev.turnstile.identity;
 
+import java.time.Duration;
+
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 
@@ -27,7 +29,7 @@ public interface IdentityConfig {
 
     Elite elite();
 
-    VerifiedTokens verifiedTokens();
+    TokenMemory verifiedTokens();
 
     /**
      * Booking and renting attempts one customer may make per second on one instance; more are answered 429 with
@@ -37,15 +39,15 @@ public interface IdentityConfig {
     @Min(0)
     int attemptsPerSecond();
 
-    /** How long and how many verified tokens are remembered ({@link VerifiedTokens}). */
-    interface VerifiedTokens {
+    /** How long and how many verified tokens {@link VerifiedTokens} remembers. */
+    interface TokenMemory {
 
         /**
          * The longest a verification is reused (never past the token's {@code exp}): also how long a token keeps
          * passing after its signing key was withdrawn. 0 verifies every request's token.
          */
         @WithDefault("60s")
-        java.time.Duration maxAge();
+        Duration maxAge();
 
         /** The most tokens remembered at once; a new token beyond them is verified on every request until room frees. */
         @WithDefault("1000")
