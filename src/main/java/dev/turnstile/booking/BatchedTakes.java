@@ -20,6 +20,7 @@ import dev.turnstile.booking.BatchedPlan.Outcome;
 import dev.turnstile.booking.BatchedPlan.Refused;
 import dev.turnstile.booking.BatchedPlan.Take;
 import dev.turnstile.booking.BookingAttempts.Budget;
+import dev.turnstile.booking.BookingAttempts.Statements;
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BookingRepository.Passenger;
 import dev.turnstile.booking.BoundedTransactions.LastStatement;
@@ -125,7 +126,7 @@ class BatchedTakes {
     /** Runs one batch and answers every booking in it; never fails. */
     private Uni<Void> run(FareKey fare, List<Waiting> batch) {
         Budget budget = attempts.budget(Strategy.BATCHED);
-        return budget.settle(attempts.inTransaction(Strategy.BATCHED, fare, budget,
+        return budget.settle(attempts.inTransaction(Strategy.BATCHED, fare, budget, Statements.TOGETHER,
                 (connection, last) -> attempt(connection, last, fare, batch)))
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(Strategy.BATCHED);

@@ -128,9 +128,21 @@ public class BookingAttempts {
         }
     }
 
+    /** How the statements of one attempt are committed. */
+    public enum Statements {
+        /** All in one transaction. */
+        TOGETHER,
+        /**
+         * Each on its own, where the connection allows it ({@link BoundedTransactions#runAlone}): for work whose
+         * every statement keeps the rules by itself, such as a take that checks the seat and inserts the booking.
+         */
+        EACH_ALONE
+    }
+
     /**
      * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
-     * otherwise, see {@link BoundedTransactions#runPipelined}), let through the fare's gate ({@link FareGates}): at
+     * otherwise, see {@link BoundedTransactions#runPipelined}), or its statements each alone if {@code statements}
+     * says they may be, let through the fare's gate ({@link FareGates}): at
      * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows, nor for a fare last seen
      * sold out: those bookings start with an unlocked read ({@link SoldOutFares}). {@code budget} is this
      * one booking's ({@link #budget}): it counts, traces and times the attempts across retries; a retry waits its backoff outside the gate.
@@ -138,13 +150,13 @@ public class BookingAttempts {
     @Retry(retryOn = RetryableConflict.class, abortOn = BudgetSpent.class, maxRetries = 10, delay = 5, jitter = 0,
             maxDuration = 5, durationUnit = ChronoUnit.SECONDS)
     @CustomBackoff(WithinBudgetBackoff.class)
-    public <T> Uni<T> inTransaction(Strategy strategy, FareKey fare, Budget budget,
+    public <T> Uni<T> inTransaction(Strategy strategy, FareKey fare, Budget budget, Statements statements,
             BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         return budget.race.attempt(() -> Uni.createFrom().deferred(() -> {
             metrics.attempt(strategy, budget.race.retrying());
             Supplier<Uni<T>> transaction = strategy == Strategy.SERIALIZABLE
                     ? () -> transactions.runSerializable(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER))
-                    : () -> transactions.runPipelined(work);
+                    : statements == Statements.EACH_ALONE ? () -> transactions.runAlone(work) : () -> transactions.runPipelined(work);
             if (soldOut.known(fare)) {
                 return transaction.get();
             }

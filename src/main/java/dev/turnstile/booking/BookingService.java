@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.turnstile.booking.BookingAttempts.Budget;
+import dev.turnstile.booking.BookingAttempts.Statements;
 import dev.turnstile.booking.BookingProblems.Rejected;
 import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import dev.turnstile.booking.BookingRepository.Passenger;
@@ -69,12 +70,15 @@ public class BookingService {
             return batched.book(fare, passenger).map(id -> confirmed(fare, passenger, id));
         }
         Uni<UUID> taken = switch (strategy) {
-            // The blind take is the whole transaction, its COMMIT sent with it. Only when it finds its shard empty
-            // does a second transaction read, to tell sold out from an empty shard, and retake.
-            case ATOMIC, SHARDED -> retried(strategy, fare, (connection, last) -> atomic.blind(connection, fare, strategy, passenger, last))
+            // The blind take is one statement that checks the seat, takes it and inserts the booking: it needs no
+            // transaction around it. Only when it finds its shard empty does a read tell sold out from an empty shard,
+            // before a retake (each statement alone as well: the retake checks the seat again).
+            case ATOMIC, SHARDED -> retried(strategy, fare, Statements.EACH_ALONE,
+                    (connection, last) -> atomic.blind(connection, fare, strategy, passenger, last))
                     .chain(id -> id != null ? Uni.createFrom().item(id)
-                            : retried(strategy, fare, (connection, last) -> atomic.fallOver(connection, fare, passenger)));
-            default -> retried(strategy, fare, (connection, last) -> reading.take(connection, fare, strategy, passenger, last));
+                            : retried(strategy, fare, Statements.EACH_ALONE, (connection, last) -> atomic.fallOver(connection, fare, passenger)));
+            default -> retried(strategy, fare, Statements.TOGETHER,
+                    (connection, last) -> reading.take(connection, fare, strategy, passenger, last));
         };
         return taken.map(id -> confirmed(fare, passenger, id)).invoke(() -> metrics.booked(strategy));
     }
@@ -96,7 +100,7 @@ public class BookingService {
         }
         // Counted once committed: a SERIALIZABLE commit can still fail, and its retry books again.
         AtomicBoolean booked = new AtomicBoolean();
-        return retried(strategy, fare, (connection, last) -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
+        return retried(strategy, fare, Statements.TOGETHER, (connection, last) -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> {
             booked.set(false);
             if (claim != Claim.OWNED) {
                 return Uni.createFrom().item(replay(claim));
@@ -170,9 +174,10 @@ public class BookingService {
         };
     }
 
-    private <T> Uni<T> retried(Strategy strategy, FareKey fare, BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
+    private <T> Uni<T> retried(Strategy strategy, FareKey fare, Statements statements,
+            BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         Budget budget = attempts.budget(strategy);
-        return budget.settle(attempts.inTransaction(strategy, fare, budget, work))
+        return budget.settle(attempts.inTransaction(strategy, fare, budget, statements, work))
                 .onFailure(RetryableConflict.class).transform(exhausted -> {
                     metrics.exhausted(strategy);
                     return attempts.contention();

@@ -18,7 +18,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * ({@code set_config(..., true)}, the function form of {@code SET LOCAL}). Startup parameters would set them once per
  * connection, but PgBouncer refuses them ({@code unsupported startup parameter}), RDS Proxy pins every connection that
  * sends them, and a session {@code SET} would follow the server connection to whichever client a pooler hands it next.
- * The settings are sent pipelined with the work's first statement, so they cost no round trip of their own.
+ * The settings are sent pipelined with the work's first statement, so they cost no round trip of their own. On a
+ * direct connection they are startup parameters as well ({@link BoundedPool}), and then not sent again.
  */
 @ApplicationScoped
 public class BoundedTransactions {
@@ -30,10 +31,12 @@ public class BoundedTransactions {
 
     private final Pool pool;
     private final Tuple limits;
+    private final boolean limitsAtConnect;
 
-    BoundedTransactions(Pool pool, BookingConfig config) {
+    BoundedTransactions(Pool pool, BookingConfig config, BoundedPool bounds) {
         this.pool = pool;
         this.limits = Tuple.of(config.lockTimeout(), config.statementTimeout(), config.idleInTransactionTimeout());
+        this.limitsAtConnect = bounds.limitsAtConnect();
     }
 
     /** {@code work} in one READ COMMITTED transaction, committed when its Uni succeeds, rolled back when it fails. */
@@ -54,12 +57,24 @@ public class BoundedTransactions {
     public <T> Uni<T> runPipelined(BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
         return pool.withConnection(connection -> {
             PipelinedCommit commit = new PipelinedCommit(connection);
-            return Uni.combine().all().unis(connection.query("BEGIN").execute(), limit(connection), work.apply(connection, commit))
+            return Uni.combine().all().unis(connection.query("BEGIN").execute(), limitTransaction(connection), work.apply(connection, commit))
                     .asTuple().map(Tuple3::getItem3)
                     .call(() -> commit.sent ? Uni.createFrom().voidItem() : connection.query("COMMIT").execute())
                     .onFailure().call(() -> commit.end())
                     .onCancellation().call(() -> commit.end());
         });
+    }
+
+    /**
+     * {@code work} whose every statement stands alone, as a transaction of its own (autocommit): no BEGIN, limits or
+     * COMMIT to send, parse and run beside it. Only where the connection carries the limits ({@link BoundedPool});
+     * behind a pooler this is {@link #runPipelined}.
+     */
+    public <T> Uni<T> runAlone(BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
+        if (!limitsAtConnect) {
+            return runPipelined(work);
+        }
+        return pool.withConnection(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER));
     }
 
     /** {@code work} in one SERIALIZABLE transaction. */
@@ -73,7 +88,11 @@ public class BoundedTransactions {
      * back to back on the connection; a failure of either fails the transaction.
      */
     private <T> Uni<T> bounded(SqlConnection connection, Function<SqlConnection, Uni<T>> work) {
-        return Uni.combine().all().unis(limit(connection), work.apply(connection)).asTuple().map(Tuple2::getItem2);
+        return Uni.combine().all().unis(limitTransaction(connection), work.apply(connection)).asTuple().map(Tuple2::getItem2);
+    }
+
+    private Uni<Void> limitTransaction(SqlConnection connection) {
+        return limitsAtConnect ? Uni.createFrom().voidItem() : limit(connection);
     }
 
     /** Sets the limits for the transaction open on {@code connection}. */

@@ -50,6 +50,7 @@ class LockTimeoutTest {
         client.putFare(flight, "Y", 5, 0, 1);
         double pessimisticTimeouts = Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.PESSIMISTIC);
         double nowaitTimeouts = Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.NOWAIT);
+        double atomicTimeouts = Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.ATOMIC);
 
         SqlConnection deadCaller = pool.getConnection().await().atMost(TIMEOUT);
         deadCaller.begin().await().atMost(TIMEOUT);
@@ -71,6 +72,14 @@ class LockTimeoutTest {
             assertEquals("BUSY", refused.reason());
             assertTrue(millisSince(start) < lockMillis, "nowait does not wait");
 
+            // atomic's take runs without a transaction of its own: the lock_timeout is the connection's
+            start = System.nanoTime();
+            BookingClient.Answer atomic = client.book(flight, "Y", "atomic", "p4", false, null).join();
+            waitedMillis = millisSince(start);
+            assertEquals("BUSY", atomic.reason(), atomic.body());
+            assertTrue(waitedMillis >= lockMillis - 100 && waitedMillis < lockMillis + 1500,
+                    "atomic waited " + waitedMillis + " ms for a " + lockMillis + " ms lock_timeout");
+
             BookingClient.Answer booked = client.bookUntilFinal(flight, "Y", "pessimistic", "p3", false).join();
             long blockedMillis = millisSince(lockedAt);
             assertEquals(201, booked.status(), booked.body());
@@ -90,6 +99,7 @@ class LockTimeoutTest {
                 .body("confirmedBookings", org.hamcrest.Matchers.is(1));
         assertTrue(Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.PESSIMISTIC) >= pessimisticTimeouts + 1);
         assertTrue(Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.NOWAIT) >= nowaitTimeouts + 1);
+        assertTrue(Metrics.counter("turnstile_booking_lock_timeouts_total", Strategy.ATOMIC) >= atomicTimeouts + 1);
     }
 
     private static long millisSince(long start) {
