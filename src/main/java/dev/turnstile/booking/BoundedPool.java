@@ -53,13 +53,17 @@ public class BoundedPool implements PgPoolCreator {
         return PgBuilder.pool().with(options).connectingTo(connects).using(input.vertx()).build();
     }
 
+    /**
+     * Adds to the options Quarkus built rather than copying them: {@code new PgConnectOptions(other)} drops
+     * {@code useLayer7Proxy}, which behind PgBouncer failed every statement (26000, unnamed prepared statement does
+     * not exist).
+     */
     private PgConnectOptions withLimits(PgConnectOptions connect) {
-        PgConnectOptions bounded = new PgConnectOptions(connect);
         if (limitsAtConnect()) {
-            bounded.addProperty("lock_timeout", config.lockTimeout())
+            connect.addProperty("lock_timeout", config.lockTimeout())
                     .addProperty("statement_timeout", config.statementTimeout())
                     .addProperty("idle_in_transaction_session_timeout", config.idleInTransactionTimeout());
         }
-        return bounded;
+        return connect;
     }
 }
