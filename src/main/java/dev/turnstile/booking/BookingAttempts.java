@@ -142,10 +142,10 @@ public class BookingAttempts {
     /**
      * {@code work} in one transaction (SERIALIZABLE for that strategy, READ COMMITTED with a pipelined COMMIT
      * otherwise, see {@link BoundedTransactions#runPipelined}), or its statements each alone if {@code statements}
-     * says they may be, let through the fare's gate ({@link FareGates}): at
-     * once or 503 BUSY for nowait, not at all for sharded, whose bookings spread over rows, nor for a fare last seen
-     * sold out: those bookings start with an unlocked read ({@link SoldOutFares}). {@code budget} is this
-     * one booking's ({@link #budget}): it counts, traces and times the attempts across retries; a retry waits its backoff outside the gate.
+     * says they may be, let through the fare's gate ({@link FareGates}): at once or 503 BUSY for nowait, not at all
+     * for sharded, whose bookings spread over rows, nor for a fare last seen sold out: those bookings start with an
+     * unlocked read ({@link SoldOutFares}). {@code budget} is this one booking's ({@link #budget}): it counts, traces
+     * and times the attempts across retries; a retry waits its backoff outside the gate.
      */
     @Retry(retryOn = RetryableConflict.class, abortOn = BudgetSpent.class, maxRetries = 10, delay = 5, jitter = 0,
             maxDuration = 5, durationUnit = ChronoUnit.SECONDS)

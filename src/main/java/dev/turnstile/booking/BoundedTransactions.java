@@ -13,13 +13,13 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Every statement Turnstile sends to PostgreSQL runs in a transaction bounded by {@code lock_timeout},
- * {@code statement_timeout} and {@code idle_in_transaction_session_timeout}, set for that transaction only
- * ({@code set_config(..., true)}, the function form of {@code SET LOCAL}). Startup parameters would set them once per
- * connection, but PgBouncer refuses them ({@code unsupported startup parameter}), RDS Proxy pins every connection that
- * sends them, and a session {@code SET} would follow the server connection to whichever client a pooler hands it next.
- * The settings are sent pipelined with the work's first statement, so they cost no round trip of their own. On a
- * direct connection they are startup parameters as well ({@link BoundedPool}), and then not sent again.
+ * Every statement Turnstile sends to PostgreSQL is bounded by {@code lock_timeout}, {@code statement_timeout} and
+ * {@code idle_in_transaction_session_timeout}. On a direct connection they are the session's startup parameters
+ * ({@link BoundedPool}). Behind a pooler every statement runs in a transaction that sets them for itself only
+ * ({@code set_config(..., true)}, the function form of {@code SET LOCAL}), pipelined with the work's first statement,
+ * so they cost no round trip of their own: PgBouncer refuses startup parameters ({@code unsupported startup
+ * parameter}), RDS Proxy pins every connection that sends them, and a session {@code SET} would follow the server
+ * connection to whichever client a pooler hands it next.
  */
 @ApplicationScoped
 public class BoundedTransactions {
