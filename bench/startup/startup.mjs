@@ -90,7 +90,8 @@ async function firstBooking(port, t0) {
 }
 
 // Each client loops over what is deployed: rent+return of its own bike, a booking on a fare that never sells out,
-// and a readiness probe (both stores) so there is load even before the feature branches are merged.
+// and a readiness probe (both stores) so there is load even before the feature branches are merged. Every booking is
+// a new passenger: a passenger holds one seat per flight, so a repeated one would be refused and counted as failed.
 async function load(port, rentalUp, bookingUp) {
   const until = Date.now() + LOAD_SECONDS * 1000;
   let ok = 0; let failed = 0;
@@ -100,13 +101,14 @@ async function load(port, rentalUp, bookingUp) {
     const bikeId = `load-${n}-${randomUUID()}`;
     const customerId = `c-${n}-${randomUUID()}`;
     if (rentalUp) await request(port, 'POST', '/bikes', { bikeId, station: 'harbour' });
+    let booking = 0;
     while (Date.now() < until) {
       const steps = [() => request(MANAGEMENT_PORT, 'GET', '/q/health/ready')];
       if (rentalUp) {
         steps.push(() => request(port, 'POST', `/bikes/${bikeId}/rent`, { customerId }));
         steps.push(() => request(port, 'POST', `/bikes/${bikeId}/return`, { customerId, station: 'harbour' }));
       }
-      if (bookingUp) steps.push(() => request(port, 'POST', `/flights/${flight}/fares/Y/bookings`, { passengerId: `p-${n}` }));
+      if (bookingUp) steps.push(() => request(port, 'POST', `/flights/${flight}/fares/Y/bookings`, { passengerId: `p-${n}-${booking++}` }));
       for (const step of steps) {
         const r = await step();
         if (r.status >= 200 && r.status < 300) ok++; else failed++;
