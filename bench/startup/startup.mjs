@@ -96,7 +96,11 @@ async function load(port, rentalUp, bookingUp) {
   const until = Date.now() + LOAD_SECONDS * 1000;
   let ok = 0; let failed = 0;
   const flight = `LD${randomUUID().slice(0, 8)}`;
-  if (bookingUp) await request(port, 'PUT', `/flights/${flight}/fares/Y`, { seats: 10_000_000 });
+  if (bookingUp) {
+    // the largest fare the API accepts; a refused one would turn every load booking into a 404 counted as failed
+    const fare = await request(port, 'PUT', `/flights/${flight}/fares/Y`, { seats: 1_000_000 });
+    if (fare.status !== 200 && fare.status !== 201) throw new Error(`load fare refused: ${fare.status}`);
+  }
   const client = async (n) => {
     const bikeId = `load-${n}-${randomUUID()}`;
     const customerId = `c-${n}-${randomUUID()}`;
