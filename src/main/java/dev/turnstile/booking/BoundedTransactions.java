@@ -5,7 +5,10 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.tuples.Tuple2;
 import io.smallrye.mutiny.tuples.Tuple3;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -41,7 +44,7 @@ public class BoundedTransactions {
 
     /** {@code work} in one READ COMMITTED transaction, committed when its Uni succeeds, rolled back when it fails. */
     public <T> Uni<T> run(Function<SqlConnection, Uni<T>> work) {
-        return pool.withTransaction(connection -> bounded(connection, work));
+        return inCallersTrace(connection -> bounded(connection, work), pool::withTransaction);
     }
 
     /**
@@ -55,14 +58,14 @@ public class BoundedTransactions {
      * answer is in ({@code TransactionImpl.checkEnd}), which is the round trip this saves.
      */
     public <T> Uni<T> runPipelined(BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return pool.withConnection(connection -> {
+        return inCallersTrace(connection -> {
             PipelinedCommit commit = new PipelinedCommit(connection);
             return Uni.combine().all().unis(connection.query("BEGIN").execute(), limitTransaction(connection), work.apply(connection, commit))
                     .asTuple().map(Tuple3::getItem3)
                     .call(() -> commit.sent ? Uni.createFrom().voidItem() : connection.query("COMMIT").execute())
                     .onFailure().call(() -> commit.end())
                     .onCancellation().call(() -> commit.end());
-        });
+        }, pool::withConnection);
     }
 
     /**
@@ -74,13 +77,34 @@ public class BoundedTransactions {
         if (!limitsAtConnect) {
             return runPipelined(work);
         }
-        return pool.withConnection(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER));
+        return inCallersTrace(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER), pool::withConnection);
     }
 
     /** {@code work} in one SERIALIZABLE transaction. */
     public <T> Uni<T> runSerializable(Function<SqlConnection, Uni<T>> work) {
-        return pool.withTransaction(connection -> Uni.combine().all()
-                .unis(connection.query(SERIALIZABLE).execute(), bounded(connection, work)).asTuple().map(Tuple2::getItem2));
+        return inCallersTrace(connection -> Uni.combine().all()
+                .unis(connection.query(SERIALIZABLE).execute(), bounded(connection, work)).asTuple().map(Tuple2::getItem2),
+                pool::withTransaction);
+    }
+
+    /**
+     * {@code work} made and subscribed to in the trace context that was current when the transaction was subscribed
+     * to (a booking's attempt span), so that its statements are traced under it. The pool calls back at once when a
+     * connection is idle, but when it has to wait for one it calls back later, on the request's Vert.x context that
+     * by then holds the span current before the attempt began: every statement of the transaction was traced beside
+     * the attempt instead of under it (BookingSpanTreeTest, more bookings at once than connections).
+     */
+    private static <T> Uni<T> inCallersTrace(Function<SqlConnection, Uni<T>> work,
+            Function<Function<SqlConnection, Uni<T>>, Uni<T>> withConnection) {
+        return Uni.createFrom().deferred(() -> {
+            Context caller = Context.current();
+            return withConnection.apply(connection -> Uni.createFrom().<T>emitter(emitter -> {
+                try (Scope ignored = caller.makeCurrent()) {
+                    Cancellable running = work.apply(connection).subscribe().with(emitter::complete, emitter::fail);
+                    emitter.onTermination(running::cancel);
+                }
+            }));
+        });
     }
 
     /*
