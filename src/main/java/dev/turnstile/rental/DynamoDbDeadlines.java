@@ -5,6 +5,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -21,9 +22,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
  * a full collection of about 100 ms every 3 s set the reads' p99 (README, "Bike rental"). A
  * {@link ScheduledThreadPoolExecutor} that removes a timer when it is cancelled holds only the calls in flight, and
  * captures no context. Producing the client from the builder the extension configured is its documented way to change
- * a client it builds; everything else of that configuration is kept.
+ * a client it builds; everything else of that configuration is kept. A singleton: a client proxy of this class would
+ * make an executor of its own.
  */
-@ApplicationScoped
+@Singleton
 public class DynamoDbDeadlines {
 
     private final ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, task -> {
