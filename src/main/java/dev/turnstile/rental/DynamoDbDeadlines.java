@@ -22,8 +22,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
  * a full collection of about 100 ms every 3 s set the reads' p99 (README, "Bike rental"). A
  * {@link ScheduledThreadPoolExecutor} that removes a timer when it is cancelled holds only the calls in flight, and
  * captures no context. Producing the client from the builder the extension configured is its documented way to change
- * a client it builds; everything else of that configuration is kept. A singleton: a client proxy of this class would
- * make an executor of its own.
+ * a client it builds; everything else of that configuration is kept. The SDK also starts its delayed retries (throttling,
+ * 5xx) from this executor; one thread is enough, as each task only aborts a call or sends the next attempt, whose I/O
+ * is the CRT's. A singleton: a client proxy of this class would make an executor of its own.
  */
 @Singleton
 public class DynamoDbDeadlines {
