@@ -98,12 +98,18 @@ public class BoundedTransactions {
             Function<Function<SqlConnection, Uni<T>>, Uni<T>> withConnection) {
         return Uni.createFrom().deferred(() -> {
             Context caller = Context.current();
-            return withConnection.apply(connection -> Uni.createFrom().<T>emitter(emitter -> {
-                try (Scope ignored = caller.makeCurrent()) {
-                    Cancellable running = work.apply(connection).subscribe().with(emitter::complete, emitter::fail);
-                    emitter.onTermination(running::cancel);
+            return withConnection.apply(connection -> {
+                if (Context.current() == caller) {
+                    // called back at once, still in the caller's context: nothing to carry over
+                    return work.apply(connection);
                 }
-            }));
+                return Uni.createFrom().<T>emitter(emitter -> {
+                    try (Scope ignored = caller.makeCurrent()) {
+                        Cancellable running = work.apply(connection).subscribe().with(emitter::complete, emitter::fail);
+                        emitter.onTermination(running::cancel);
+                    }
+                });
+            });
         });
     }
 
