@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
  * which keeps a cancelled timer queued until its time would have come, and with it the context of the request that
  * armed it (its Vert.x context and request-scoped beans): at about 5 000 reads/s and the prod deadlines of 5 s and 2 s,
  * some 21 000 timers held half the 96 MB heap's live set (45-48 MB after a full collection, 21 MB without them), and
- * a full collection of about 100 ms every 3 s set the reads' p99 (README, "Bike rental"). A
+ * a full collection of about 100 ms every 3 s set the reads' p99 (docs/rental.md, "Deadline timers"). A
  * {@link ScheduledThreadPoolExecutor} that removes a timer when it is cancelled holds only the calls in flight, and
  * captures no context. Producing the client from the builder the extension configured is its documented way to change
  * a client it builds; everything else of that configuration is kept. The SDK also starts its delayed retries (throttling,
