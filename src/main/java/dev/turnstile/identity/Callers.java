@@ -22,8 +22,19 @@ public class Callers {
     }
 
     public Caller current() {
-        boolean elite = identity.getPrincipal() instanceof JsonWebToken token && holds(token.getClaim(config.elite().claim()));
+        boolean elite = identity.getPrincipal() instanceof JsonWebToken token && holds(eliteClaim(token));
         return new Caller(identity.getPrincipal().getName(), identity.hasRole(Roles.STAFF), elite);
+    }
+
+    /**
+     * smallrye-jwt's {@code getClaim} looks every name up with {@code Claims.valueOf}, which throws, and so fills in a
+     * stack trace, for a name that is not a standard claim, as the elite claim is: 3.6 % of the service's CPU under a
+     * booking load (docs/identity.md, "Reading the elite claim"). Asking only a token that carries the claim leaves
+     * that cost to elite callers.
+     */
+    private Object eliteClaim(JsonWebToken token) {
+        String claim = config.elite().claim();
+        return token.getClaimNames().contains(claim) ? token.getClaim(claim) : null;
     }
 
     private boolean holds(Object claim) {
