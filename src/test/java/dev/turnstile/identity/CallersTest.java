@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.eclipse.microprofile.jwt.Claims;
 import org.jose4j.jwt.JwtClaims;
@@ -67,59 +68,29 @@ class CallersTest {
     private static Callers callers(DefaultJWTCallerPrincipal principal) {
         QuarkusSecurityIdentity identity = QuarkusSecurityIdentity.builder().setPrincipal(principal)
                 .addRoles(principal.getGroups()).build();
-        return new Callers(identity, new Config());
+        return new Callers(identity, config());
     }
 
-    /** The defaults of {@link IdentityConfig}, which a plain test cannot have mapped. */
-    private static final class Config implements IdentityConfig {
-        @Override
-        public String issuer() {
-            return "test";
-        }
+    /**
+     * The elite settings' defaults; every other setting is left out, since reading the caller asks for none. A proxy,
+     * not a class: a class implementing the constrained config interface would be a bean the Quarkus tests refuse.
+     */
+    private static IdentityConfig config() {
+        IdentityConfig.Elite elite = proxy(IdentityConfig.Elite.class, name -> switch (name) {
+            case "claim" -> "tier";
+            case "value" -> "elite";
+            default -> throw new UnsupportedOperationException(name);
+        });
+        return proxy(IdentityConfig.class, name -> {
+            if (name.equals("elite")) {
+                return elite;
+            }
+            throw new UnsupportedOperationException(name);
+        });
+    }
 
-        @Override
-        public String audience() {
-            return "test";
-        }
-
-        @Override
-        public String publicKeyLocation() {
-            return "test";
-        }
-
-        @Override
-        public Elite elite() {
-            return new Elite() {
-                @Override
-                public String claim() {
-                    return "tier";
-                }
-
-                @Override
-                public String value() {
-                    return "elite";
-                }
-            };
-        }
-
-        @Override
-        public TokenMemory verifiedTokens() {
-            return new TokenMemory() {
-                @Override
-                public Duration maxAge() {
-                    return Duration.ZERO;
-                }
-
-                @Override
-                public int maxEntries() {
-                    return 0;
-                }
-            };
-        }
-
-        @Override
-        public int attemptsPerSecond() {
-            return 0;
-        }
+    private static <T> T proxy(Class<T> type, Function<String, Object> answers) {
+        return type.cast(Proxy.newProxyInstance(CallersTest.class.getClassLoader(), new Class<?>[] { type },
+                (proxy, method, args) -> answers.apply(method.getName())));
     }
 }
