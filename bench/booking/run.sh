@@ -5,7 +5,7 @@
 # transaction): the raw ceiling of a sharded fare. The summary at the end gives every HTTP figure as a ratio of the
 # best single-row pgbench figure over client counts.
 # Usage: bench/booking/run.sh            (from the repository root; takes the machine-wide bench lock)
-# Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, WARMUP=10s (per strategy, before its run), CONNECTIONS=64, SKIP_BUILD=1,
+# Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, JIT_WARMUP=40s (each JVM, after its start), WARMUP=10s (per strategy, before its run), CONNECTIONS=64, SKIP_BUILD=1,
 #        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these), SKIP_PGBOUNCER=1,
 #        GATES="2 4 8 0" (turnstile.booking.transactions-per-fare values tried for atomic and pessimistic besides the
 #        default; 0 = no gate), SKIP_GATES=1
@@ -69,8 +69,10 @@ start_app() { # pool datasource-url [extra env...]
     java -jar target/quarkus-app/quarkus-run.jar >>target/bench-booking-app-$RUN.log 2>&1 &
   APP=$!
   for _ in $(seq 1 100); do curl -sf localhost:$MGMT_PORT/q/health/live >/dev/null && break; sleep 0.2; done
-  local warm="bench-warmup-$RUN-$pool-$RANDOM"; fare "$warm" 1   # JIT warm-up, so the first strategy is not measured cold
-  wrk -t2 -c$CONNECTIONS -d8s -s bench/booking/book.lua "http://127.0.0.1:$PORT/flights/$warm/fares/Y/bookings?strategy=pessimistic" >/dev/null
+  # JIT warm-up, so the first strategy is not measured cold: under 64-client booking load C2 still took 45 % of the
+  # JVM's CPU samples 50-60 s after start and 9 % at 60-70 s (async-profiler, docs/booking.md, "Benchmark").
+  local warm="bench-warmup-$RUN-$pool-$RANDOM"; fare "$warm" 1
+  wrk -t2 -c$CONNECTIONS -d${JIT_WARMUP:-40s} -s bench/booking/book.lua "http://127.0.0.1:$PORT/flights/$warm/fares/Y/bookings?strategy=pessimistic" >/dev/null
 }
 
 measure() { # label pool strategy [shards]
