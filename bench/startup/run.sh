@@ -65,8 +65,8 @@ node "$DRIVER" tables "$DYNAMO_PORT"
 . bench/startup/app-env.sh
 
 # What Dockerfile.jvm's GC_CONTAINER_OPTIONS, JAVA_MAX_MEM_RATIO and MALLOC_ARENA_MAX make of the pod's 512 MiB. A
-# MaxRAM of 512m alone does not select SerialGC on this 24 GB host: the JVM picked G1, whose own structures took
-# 39 MiB of the RSS (NMT, 2026-12-06), and runs up to 2026-12-05 measured that.
+# MaxRAM of 512m alone did not select SerialGC on the 2-core, 24 GB machine of 2026-12-06: the JVM picked G1, whose
+# own structures took 39 MiB of the RSS (NMT), and the earlier runs, which relied on it, probably measured that.
 JVM_OPTS=${JVM_OPTS:--XX:MaxRAM=512m -XX:MaxRAMPercentage=20 -XX:+UseSerialGC}
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 read -r -a JVM_FLAGS <<< "$JVM_OPTS"
