@@ -71,6 +71,9 @@ JVM_OPTS=${JVM_OPTS:--XX:MaxRAM=512m -XX:MaxRAMPercentage=20 -XX:+UseSerialGC}
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 read -r -a JVM_FLAGS <<< "$JVM_OPTS"
 echo "JVM flags: $JVM_OPTS"
+# The collector the JVM ergonomics really chose with these flags, recorded with every run.
+collector() { "$1" "${JVM_FLAGS[@]}" -XX:+PrintFlagsFinal -version 2>/dev/null | awk '/ Use(Serial|Parallel|G1|Z|Shenandoah)GC .*= true/ { print $2 }'; }
+echo "collector: JDK 17 $(collector java)${JDK25:+, JDK 25 $( [ -x "$JDK25/bin/java" ] && collector "$JDK25/bin/java")}"
 
 measure() { node "$DRIVER" measure "$1" "$RUNS" "$PORT" -- "${@:2}"; }
 
