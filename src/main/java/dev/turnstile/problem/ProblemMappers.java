@@ -16,6 +16,8 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -58,6 +60,8 @@ public class ProblemMappers {
             String detail;
             if (mapping instanceof UnrecognizedPropertyException) {
                 detail = "is not a known field";
+            } else if (mapping.getCause() instanceof InputCoercionException range) {
+                detail = "is out of range (expected " + expected(range.getTargetType()) + ")";
             } else if (mapping instanceof InvalidFormatException wrong) {
                 detail = "cannot be " + describe(wrong.getValue()) + " (expected " + expected(wrong.getTargetType()) + ")";
             } else if (mapping instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) {
@@ -66,6 +70,17 @@ public class ProblemMappers {
                 detail = "has the wrong type (expected " + expected(mapping) + ")";
             }
             return known(ProblemException.invalid(field, detail));
+        }
+        // STRICT_DUPLICATE_DETECTION raises a parse error, told only by its message; the parser stands on the name
+        if (e instanceof StreamReadException read && read.getProcessor() != null
+                && e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")) {
+            return known(ProblemException.invalid(read.getProcessor().getParsingContext().getCurrentName(), "appears more than once"));
+        }
+        // Jackson tells a second value after the first (FAIL_ON_TRAILING_TOKENS) only by its message
+        boolean trailing = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Trailing token");
+        if (e instanceof MismatchedInputException && !trailing) {
+            // well-formed JSON whose top level is no object: every request body of this API is one
+            return respond(new Problem(400, "INVALID_REQUEST", "Invalid request", "The request body must be a JSON object", Map.of()));
         }
         return respond(new Problem(400, "MALFORMED_JSON", "Malformed JSON",
                 "The request body is not valid JSON" + location(e), Map.of()));

@@ -83,6 +83,50 @@ class StrictInputTest {
     }
 
     @Test
+    void aNumberTooLargeForItsFieldIsCalledOutOfRange() {
+        Map<String, Object> before = fare();
+        staffJson("{\"seats\":99999999999}").put(farePath())
+                .then().log().ifValidationFails().statusCode(400).contentType("application/problem+json")
+                .body("reason", is("INVALID_REQUEST"))
+                .body("errors[0].field", is("seats"))
+                .body("errors[0].message", is("is out of range (expected an integer)"));
+        assertEquals(before, fare(), "a refused reset must not change the fare");
+    }
+
+    /** Well-formed JSON of the wrong shape is an invalid request, not a malformed one. */
+    @Test
+    void aBodyThatIsNotAnObjectIsSaidToBeOne() {
+        Map<String, Object> before = fare();
+        for (String body : List.of("[]", "[{\"seats\":9}]", "9", "\"seats\"", "true")) {
+            staffJson(body).put(farePath())
+                    .then().log().ifValidationFails().statusCode(400).contentType("application/problem+json")
+                    .body("reason", is("INVALID_REQUEST"))
+                    .body("detail", is("The request body must be a JSON object"));
+        }
+        passengerJson("[]").post(farePath() + "/bookings")
+                .then().statusCode(400).body("detail", is("The request body must be a JSON object"));
+        assertEquals(before, fare(), "a refused request must not change the fare");
+        staffJson("{\"seats\":").put(farePath()).then().statusCode(400).body("reason", is("MALFORMED_JSON"));
+    }
+
+    /** Before, {"seats":8}{"seats":1000} reset the fare to 8 and {"seats":7,"seats":1} to 1, saying nothing. */
+    @Test
+    void aBodyMeansOneThing() {
+        Map<String, Object> before = fare();
+        for (String body : List.of("{\"seats\":8}{\"seats\":1000}", "{\"seats\":8} x", "{\"seats\":8},")) {
+            staffJson(body).put(farePath())
+                    .then().log().ifValidationFails().statusCode(400).contentType("application/problem+json")
+                    .body("reason", is("MALFORMED_JSON"))
+                    .body("detail", containsString("not valid JSON"));
+        }
+        refused(staffJson("{\"seats\":7,\"seats\":1}").put(farePath()), "seats");
+        staffJson("{\"seats\":7,\"seats\":1}").put(farePath()).then().body("errors[0].message", is("appears more than once"));
+        refused(passengerJson("{\"passengerId\":\"p-1\",\"passengerId\":\"p-2\"}").post(farePath() + "/bookings"), "passengerId");
+        refused(bikeJson("{\"customerId\":\"c-1\",\"customerId\":\"c-2\"}").post("/bikes/" + bikeId + "/rent"), "customerId");
+        assertEquals(before, fare(), "a refused request must not change the fare");
+    }
+
+    @Test
     void aBodyOverTheLimitIsAProblem() {
         Map<String, Object> before = bike();
         String huge = "x".repeat(65 * 1024);
