@@ -22,8 +22,12 @@ public final class Idempotency {
 
     public static final String HEADER = "Idempotency-Key";
     public static final String REPLAYED_HEADER = "Idempotent-Replayed";
-    /** Printable ASCII without spaces, as the IETF Idempotency-Key draft and the usual SDKs produce. */
-    public static final String KEY_PATTERN = "[\\x21-\\x7E]{1,255}";
+    /**
+     * Printable ASCII without spaces, as the IETF Idempotency-Key draft and the usual SDKs produce, and without commas:
+     * HTTP lets any hop join repeated header lines with commas (RFC 9110, 5.3; API Gateway does), so a key with one
+     * could not be told from two keys.
+     */
+    public static final String KEY_PATTERN = "[\\x21-\\x2B\\x2D-\\x7E]{1,255}";
 
     public static final String KEY_REUSED = "IDEMPOTENCY_KEY_REUSED";
     public static final String IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS";

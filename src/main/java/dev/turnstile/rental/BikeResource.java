@@ -62,7 +62,7 @@ import io.smallrye.mutiny.Uni;
 @Consumes(MediaType.APPLICATION_JSON)
 public class BikeResource {
 
-    private static final String KEY_MESSAGE = "must be 1-255 printable ASCII characters without spaces";
+    private static final String KEY_MESSAGE = "must be 1-255 printable ASCII characters without spaces or commas";
     private static final String LEASE_TOKEN = "Lease-Token";
     private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile(Identifier.PATTERN);
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();

@@ -89,6 +89,29 @@ class IdempotencyTest {
                 .then().statusCode(204).header("Idempotent-Replayed", is("true"));
     }
 
+    /** Before, an empty key booked as if no key had been sent, and of two keys the first was used. */
+    @Test
+    void anEmptyOrASecondKeyIsRefusedWithoutAWrite() {
+        String flight = "IDEM-" + UUID.randomUUID();
+        new BookingClient().putFare(flight, "Y", 10, 0, 1);
+        String path = "/flights/" + flight + "/fares/Y/bookings";
+        asCustomer(alice).header("Idempotency-Key", "").contentType("application/json").body("{}").post(path)
+                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("idempotencyKey"));
+        asCustomer(alice).header("Idempotency-Key", "k-1").header("Idempotency-Key", "k-2").contentType("application/json")
+                .body("{}").post(path)
+                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("idempotencyKey"));
+        // the two keys as a hop may join them (API Gateway does): one line, a comma between
+        asCustomer(alice).header("Idempotency-Key", "k-1,k-2").contentType("application/json").body("{}").post(path)
+                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("idempotencyKey"));
+        assertEquals(0L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
+        assertEquals(10L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
+        String bookingId = asCustomer(alice).contentType("application/json").body("{}").post(path)
+                .then().statusCode(201).extract().path("bookingId");
+        asCustomer(alice).header("Idempotency-Key", "").delete("/bookings/" + bookingId)
+                .then().statusCode(400).body("errors[0].field", is("idempotencyKey"));
+        asStaff().get("/bookings/" + bookingId).then().statusCode(200).body("status", is("CONFIRMED"));
+    }
+
     @Test
     void sameKeyWithAnotherBodyIsRejectedWithoutAWrite() {
         String flight = "IDEM-" + UUID.randomUUID();

@@ -101,6 +101,11 @@ class BikeBadInputTest {
         rejected(json("").post(path), "body");
         rejected(json(BikeApiTest.rentBody("c-2")).queryParam("mode", "fast").post(path), "mode");
         rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k".repeat(256)).post(path), "idempotencyKey");
+        // a client whose key came out empty, or that sent two, asked for a retry-safe rent: neither is one
+        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "").post(path), "idempotencyKey");
+        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k-1").header("Idempotency-Key", "k-2").post(path),
+                "idempotencyKey");
+        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k-1,k-2").post(path), "idempotencyKey");
         rejected(json(BikeApiTest.rentBody("c-2")).post("/bikes/bad%20id/rent"), "bikeId");
         tooLarge(json("{\"customerId\":\"" + HUGE + "\"}").post(path));
     }
