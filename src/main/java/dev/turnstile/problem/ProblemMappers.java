@@ -11,6 +11,7 @@ import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -93,7 +94,7 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response http(WebApplicationException e) {
+    public Response http(WebApplicationException e, UriInfo uri) {
         if (e.getCause() instanceof JsonProcessingException json) {
             return unreadable(json);
         }
@@ -105,7 +106,12 @@ public class ProblemMappers {
         Response.Status known = Response.Status.fromStatusCode(status);
         String title = known == null ? "HTTP " + status : known.getReasonPhrase();
         String reason = known == null ? "HTTP_" + status : known.name();
-        return respond(new Problem(status, reason, title, e.getMessage(), Map.of()));
+        Response problem = respond(new Problem(status, reason, title, e.getMessage(), Map.of()));
+        if (status != 405) {
+            return problem;
+        }
+        return AllowedMethods.allowFor(uri.getPath())
+                .map(allow -> Response.fromResponse(problem).header("Allow", allow).build()).orElse(problem);
     }
 
     // --- Identity: authentication runs when a route asks for a role (quarkus.http.auth.proactive=false), so its
