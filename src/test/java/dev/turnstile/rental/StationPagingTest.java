@@ -95,6 +95,11 @@ class StationPagingTest {
         asStaff().queryParam("station", station).queryParam("limit", 501).get("/bikes").then().statusCode(400)
                 .body("errors[0].field", is("limit"));
         asStaff().queryParam("station", station).queryParam("limit", 0).get("/bikes").then().statusCode(400);
+        for (String notAnInteger : new String[] { "abc", "1.5", "99999999999" }) {
+            asStaff().queryParam("station", station).queryParam("limit", notAnInteger).get("/bikes").then().statusCode(400)
+                    .body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("limit"))
+                    .body("errors[0].message", is("must be an integer"));
+        }
         asStaff().queryParam("station", station).queryParam("cursor", "!!not-a-cursor").get("/bikes").then().statusCode(400)
                 .body("errors[0].field", is("cursor"));
         asStaff().queryParam("station", station).queryParam("cursor", "bm90IGFuIGlk").get("/bikes").then().statusCode(400);
