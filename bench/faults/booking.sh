@@ -2,7 +2,12 @@
 # Booking fault run (issue 8), against its own PostgreSQL cluster (15/faults on port 5499, created if missing) so
 # the main cluster is never restarted:
 #   s1  a flash sale at 64 concurrent clients during which PostgreSQL is stopped and started again;
-#   s2  kill -9 of the service in the middle of a flash sale, then a restart on the same port.
+#   s2  kill -9 of the service in the middle of a flash sale, then a restart on the same port;
+#   s3  SIGTERM to the service in the middle of a flash sale (Kubernetes stopping a pod), then a restart. The
+#       clients send new requests only while readiness is 200 (LB_READY_URL, as a Service routes). The service
+#       answers readiness DOWN for its shutdown delay while it still serves, answers every request in flight, and
+#       exits by itself within delay + timeout: zero network errors, and no seat it booked lost its 201 (the client
+#       got it only from the restarted service, replaying its key).
 # Each sale books new passengers (one Idempotency-Key each, retried with the same key on 503 and network errors) on
 # three fares (atomic, pessimistic, sharded) until all three are sold out. Afterwards, per scenario: /audit
 # consistent and sold out for every fare, every 201 has its booking row and every row had its 201, at most one row
@@ -11,7 +16,8 @@
 # Prints a table of the figures; exits 1 when a check fails.
 # Usage: bench/faults/booking.sh   (from anywhere; builds target/quarkus-app if missing)
 # Env:   SEATS=1000 (per fare), CLIENTS=64, FAULT_AFTER=1 (s of load before the fault), PG_DOWN=2 (s PostgreSQL stays
-#        down in s1), IDLE_TIMEOUT=3s (the service's idle_in_transaction_session_timeout)
+#        down in s1), IDLE_TIMEOUT=3s (the service's idle_in_transaction_session_timeout), SHUTDOWN_DELAY=1
+#        (s, the service's quarkus.shutdown.delay; quarkus.shutdown.timeout is the application's 20 s)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,6 +32,8 @@ CLIENTS=${CLIENTS:-64}
 FAULT_AFTER=${FAULT_AFTER:-1}
 PG_DOWN=${PG_DOWN:-2}
 IDLE_TIMEOUT=${IDLE_TIMEOUT:-3s}
+SHUTDOWN_DELAY=${SHUTDOWN_DELAY:-1}
+SHUTDOWN_TIMEOUT=20
 PSQL="psql -U postgres -h 127.0.0.1 -p $PGPORT -qAtX -v ON_ERROR_STOP=1"
 RUN=$(date +%s)
 WORK=target/faults-$RUN
@@ -67,7 +75,7 @@ start_app() {
   QUARKUS_DYNAMODB_AWS_CREDENTIALS_TYPE=static \
   QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID=local \
   QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY=local \
-  TURNSTILE_BOOKING_IDLE_IN_TRANSACTION_TIMEOUT=$IDLE_TIMEOUT \
+  TURNSTILE_BOOKING_IDLE_IN_TRANSACTION_TIMEOUT=$IDLE_TIMEOUT QUARKUS_SHUTDOWN_DELAY=${SHUTDOWN_DELAY}S \
     java -jar target/quarkus-app/quarkus-run.jar >>"$WORK/app.log" 2>&1 &
   APP=$!
   local t0=$SECONDS
@@ -97,8 +105,8 @@ check() { # scenario name value condition(0/1)
   if [ "$4" = 1 ]; then figure "$1" "$2" "$3" ok; else figure "$1" "$2" "$3" FAIL; fi
 }
 
-scenario() { # s1|s2
-  local pending_at_fault=?
+scenario() { # s1|s2|s3
+  local pending_at_fault=? exited_ms=
   local s=$1 flights=() strategies=(atomic pessimistic sharded) fares_json="[" i
   for i in 0 1 2; do
     local strategy=${strategies[$i]} shards=1 flight="faults-$RUN-$s-${strategies[$i]}"
@@ -118,7 +126,10 @@ scenario() { # s1|s2
   log_from=$(wc -l <"$WORK/app.log")
   poll_health "$WORK/$s-health.txt" &
   HEALTH=$!
-  BASE=$BASE FARES=$fares_json CLIENTS=$CLIENTS RUN="$RUN-$s" OUT="$WORK/$s-sale" DEADLINE_S=60 \
+  # s3: the clients sit behind a "load balancer" that follows readiness, as a Kubernetes Service does
+  local lb=""
+  [ $s = s3 ] && lb=http://127.0.0.1:$MGMT_PORT/q/health/ready
+  BASE=$BASE FARES=$fares_json CLIENTS=$CLIENTS RUN="$RUN-$s" OUT="$WORK/$s-sale" DEADLINE_S=60 LB_READY_URL=$lb \
     node bench/faults/sale.mjs >"$WORK/$s-sale.log" 2>&1 &
   SALE=$!
   sleep "$FAULT_AFTER"
@@ -129,10 +140,23 @@ scenario() { # s1|s2
     pg_ctlcluster $CLUSTER start
     pending_at_fault=$($PSQL -d $DB -c "SELECT count(*) FROM bookings WHERE ticket_status = 'PENDING'")
     log "s1: PostgreSQL started again"
-  else
+  elif [ $s = s2 ]; then
     log "s2: kill -9 of the service (pid $APP) mid-sale"
     kill -9 "$APP"; wait "$APP" 2>/dev/null; APP=
     pending_at_fault=$($PSQL -d $DB -c "SELECT count(*) FROM bookings WHERE ticket_status = 'PENDING'")
+    start_app
+  else
+    log "s3: SIGTERM to the service (pid $APP) mid-sale"
+    local term_ms exit_s
+    term_ms=$(date +%s%3N)
+    kill -TERM "$APP"
+    # it answers every request that reaches it until none is in flight (here: until the sale has sold out), then exits
+    while kill -0 "$APP" 2>/dev/null; do sleep 0.05; done
+    exited_ms=$(date +%s%3N)
+    exit_s=$(( (exited_ms - term_ms) / 1000 ))
+    wait "$APP" 2>/dev/null; APP=
+    pending_at_fault=$($PSQL -d $DB -c "SELECT count(*) FROM bookings WHERE ticket_status = 'PENDING'")
+    check $s "exit after SIGTERM (s)" "$exit_s" "$([ "$exit_s" -le $((SHUTDOWN_DELAY + SHUTDOWN_TIMEOUT + 5)) ] && echo 1 || echo 0)"
     start_app
   fi
   wait "$SALE"; SALE=
@@ -168,7 +192,12 @@ scenario() { # s1|s2
   local other
   other=$(jq -c .otherStatus "$sale")
   check $s "other statuses" "$other" "$([ "$other" = "{}" ] && echo 1 || echo 0)"
-  figure $s "network errors" "$(jq -r '"\(.network) \(.networkCodes | tostring)"' "$sale")"
+  if [ $s = s3 ]; then   # what was sent before readiness went DOWN was answered, nothing was sent after it
+    check $s "network errors" "$(jq -r '"\(.network) \(.networkCodes | tostring)"' "$sale")" \
+      "$([ "$(jq -r .network "$sale")" = 0 ] && echo 1 || echo 0)"
+  else
+    figure $s "network errors" "$(jq -r '"\(.network) \(.networkCodes | tostring)"' "$sale")"
+  fi
   check $s "unresolved passengers" "$(jq -r .unresolved "$sale")" "$([ "$(jq -r .unresolved "$sale")" = 0 ] && echo 1 || echo 0)"
   check $s "fares sold out (client)" "$(jq -r '"\(.soldOut)/\(.fares)"' "$sale")" "$(jq -r 'if .soldOut == .fares then 1 else 0 end' "$sale")"
   local went_down back_up=no ready_end
@@ -210,7 +239,7 @@ scenario() { # s1|s2
   check $s "audit avail+booked=total" "$audit_text" $audits_ok
   local seen="$WORK/$s-sale.csv" missing orphan dup rows taken
   missing=$($PSQL -d $DB <<SQL
-CREATE TEMP TABLE seen (id uuid, passenger_id text, flight_id text);
+CREATE TEMP TABLE seen (id uuid, passenger_id text, flight_id text, received_ms bigint);
 \\copy seen FROM '$seen' WITH (FORMAT csv)
     SELECT count(*) FROM seen LEFT JOIN bookings b ON b.id = seen.id AND b.status = 'CONFIRMED'
       AND b.passenger_id = seen.passenger_id WHERE b.id IS NULL;
@@ -218,12 +247,25 @@ SQL
 )
   check $s "201s without a booking row" "$missing" "$([ "$missing" = 0 ] && echo 1 || echo 0)"
   orphan=$($PSQL -d $DB <<SQL
-CREATE TEMP TABLE seen (id uuid, passenger_id text, flight_id text);
+CREATE TEMP TABLE seen (id uuid, passenger_id text, flight_id text, received_ms bigint);
 \\copy seen FROM '$seen' WITH (FORMAT csv)
     SELECT count(*) FROM bookings b WHERE b.flight_id IN ($in_list) AND NOT EXISTS (SELECT 1 FROM seen WHERE seen.id = b.id);
 SQL
 )
   check $s "booking rows without a 201" "$orphan" "$([ "$orphan" = 0 ] && echo 1 || echo 0)"
+  if [ $s = s3 ]; then
+    # booked by the stopping service, yet the client had its 201 only later, from the new one (a replay of its key):
+    # the answer was lost when the service went away
+    local lost
+    lost=$($PSQL -d $DB <<SQL
+CREATE TEMP TABLE seen (id uuid, passenger_id text, flight_id text, received_ms bigint);
+\\copy seen FROM '$seen' WITH (FORMAT csv)
+    SELECT count(*) FROM seen JOIN bookings b ON b.id = seen.id
+      WHERE b.created_at < to_timestamp($exited_ms / 1000.0) AND seen.received_ms > $exited_ms;
+SQL
+)
+    check $s "201s lost at shutdown" "$lost" "$([ "$lost" = 0 ] && echo 1 || echo 0)"
+  fi
   dup=$($PSQL -d $DB -c "SELECT count(*) FROM (SELECT 1 FROM bookings WHERE flight_id IN ($in_list)
     GROUP BY flight_id, passenger_id HAVING count(*) > 1) d")
   check $s "passengers with >1 row" "$dup" "$([ "$dup" = 0 ] && echo 1 || echo 0)"
@@ -247,16 +289,18 @@ T0=$SECONDS
 start_app
 scenario s1
 scenario s2
+scenario s3
 
 # --- summary -----------------------------------------------------------------------------------------------------
 {
   echo
   echo "# booking faults run $RUN: $CLIENTS clients, $SEATS seats x 3 fares (atomic, pessimistic, sharded/8) per scenario"
-  echo "# s1 = PostgreSQL stopped ${PG_DOWN} s mid-sale; s2 = service kill -9 mid-sale, restarted"
-  printf '%-30s | %-48s | %s\n' figure s1 s2
-  printf '%-30s-+-%-48s-+-%s\n' "$(printf '%.0s-' {1..30})" "$(printf '%.0s-' {1..48})" "$(printf '%.0s-' {1..40})"
+  echo "# s1 = PostgreSQL stopped ${PG_DOWN} s mid-sale; s2 = service kill -9 mid-sale, restarted;" \
+    "s3 = SIGTERM mid-sale (shutdown delay ${SHUTDOWN_DELAY} s), restarted once it had exited"
+  printf '%-30s | %-48s | %-48s | %s\n' figure s1 s2 s3
+  printf '%-30s-+-%-48s-+-%-48s-+-%s\n' "$(printf '%.0s-' {1..30})" "$(printf '%.0s-' {1..48})" "$(printf '%.0s-' {1..48})" "$(printf '%.0s-' {1..40})"
   for r in "${ROWS[@]}"; do
-    printf '%-30s | %-48s | %s\n' "$r" "${FIG["s1|$r"]:-}" "${FIG["s2|$r"]:-}"
+    printf '%-30s | %-48s | %-48s | %s\n' "$r" "${FIG["s1|$r"]:-}" "${FIG["s2|$r"]:-}" "${FIG["s3|$r"]:-}"
   done
   echo
   echo "# $((SECONDS - T0)) s in all; logs in $WORK"

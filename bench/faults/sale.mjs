@@ -3,7 +3,9 @@
 // network error (service killed, connection refused or reset) are retried with the same key and body until a final
 // answer (201, 409) or the deadline. Built-in fetch only. Books as staff (STAFF_TOKEN) for the passenger it names.
 // Env: STAFF_TOKEN (required), BASE (http://127.0.0.1:18090), FARES (JSON [{flight, fareClass, strategy}]), CLIENTS (64), DEADLINE_S (60),
-//      RUN (tag for passenger ids and keys), OUT (prefix: OUT.json summary, OUT.csv bookingId,passengerId,flight)
+//      LB_READY_URL (a readiness URL: route new requests only while it answers 200),
+//      RUN (tag for passenger ids and keys), OUT (prefix: OUT.json summary, OUT.csv bookingId,passengerId,flight,
+//      epoch ms the 201 arrived)
 import { writeFileSync } from 'node:fs'
 
 const base = process.env.BASE || 'http://127.0.0.1:18090'
@@ -16,6 +18,20 @@ const out = process.env.OUT || `sale-${run}`
 const start = Date.now()
 const deadline = start + Number(process.env.DEADLINE_S || 60) * 1000
 const RETRY_AFTER_CAP_MS = 2000
+// LB_READY_URL (optional): behave as behind a load balancer that routes no new request to an instance whose
+// readiness is not 200, as Kubernetes takes a pod that is not ready out of its Service; requests already sent finish
+let routable = true
+let finished = false
+async function followReadiness(url) {
+  while (!finished) {
+    try {
+      routable = (await fetch(url, { signal: AbortSignal.timeout(500) })).status === 200
+    } catch {
+      routable = false
+    }
+    await sleep(100)
+  }
+}
 const NETWORK_BACKOFF_MS = 200
 
 const counts = {
@@ -32,6 +48,7 @@ async function bookUntilFinal(fare, passengerId, key) {
   const url = `${base}/flights/${fare.flight}/fares/${fare.fareClass}/bookings?strategy=${fare.strategy}`
   const body = JSON.stringify({ passengerId })
   for (let attempt = 0; Date.now() < deadline; attempt++) {
+    while (!routable && Date.now() < deadline) await sleep(50)
     counts.requests++
     let res, text
     try {
@@ -52,7 +69,7 @@ async function bookUntilFinal(fare, passengerId, key) {
     if (res.status === 201) {
       counts.s201++
       if (attempt > 0) counts.s201AfterRetry++
-      booked.push([json.bookingId, passengerId, fare.flight])
+      booked.push([json.bookingId, passengerId, fare.flight, Date.now()])
       return
     }
     if (res.status === 409) {
@@ -92,7 +109,10 @@ async function client() {
   }
 }
 
+const readiness = process.env.LB_READY_URL ? followReadiness(process.env.LB_READY_URL) : Promise.resolve()
 await Promise.all(Array.from({ length: clients }, client))
+finished = true
+await readiness
 counts.elapsedMs = since()
 counts.soldOut = fares.filter(f => f.soldOut).length
 counts.fares = fares.length
