@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -19,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -139,6 +143,8 @@ class KubernetesManifestsTest {
         Volume tmpVolume = pod.getVolumes().stream().filter(v -> v.getName().equals(tmp.getName())).findFirst().orElseThrow();
         assertNotNull(tmpVolume.getEmptyDir(), "/tmp is an emptyDir");
 
+        assertShutdownFitsTheGracePeriod(app, pod.getTerminationGracePeriodSeconds());
+
         Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
         assertEquals("true", annotations.get("prometheus.io/scrape"));
         assertEquals("/q/metrics", annotations.get("prometheus.io/path"));
@@ -190,6 +196,25 @@ class KubernetesManifestsTest {
         assertEquals(theirs.keySet(), ours.keySet());
         theirs.forEach((key, object) -> assertEquals(object, ours.get(key), key));
         Files.delete(rendered);
+    }
+
+    /**
+     * On SIGTERM the pod stays unready but serving for the shutdown delay, then drains for up to the application's
+     * shutdown timeout: both must end before the kubelet kills the container.
+     */
+    private static void assertShutdownFitsTheGracePeriod(Container app, Long gracePeriodSeconds) {
+        String delay = app.getEnv().stream().filter(e -> e.getName().equals("QUARKUS_SHUTDOWN_DELAY")).findFirst()
+                .orElseThrow(() -> new AssertionError("a shutdown delay, so the endpoint leaves the Service first")).getValue();
+        Properties application = new Properties();
+        try (InputStream in = KubernetesManifestsTest.class.getResourceAsStream("/application.properties")) {
+            application.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Duration drain = Duration.parse("PT" + application.getProperty("quarkus.shutdown.timeout"));
+        Duration shutdown = Duration.parse("PT" + delay).plus(drain);
+        assertTrue(shutdown.getSeconds() < gracePeriodSeconds,
+                "delay " + delay + " + timeout " + drain + " within terminationGracePeriodSeconds " + gracePeriodSeconds);
     }
 
     private static void assertProbe(Probe probe, String path) {

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,9 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.jar.JarFile;
-import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
@@ -33,13 +29,13 @@ import org.junit.jupiter.api.Test;
  */
 class NativeAccessIT {
 
-    private static final Path TARGET = Path.of("target");
-    private static final Path RUNNER = TARGET.resolve("quarkus-app/quarkus-run.jar");
+    private static final Path TARGET = PackagedJar.TARGET;
+    private static final Path RUNNER = PackagedJar.RUNNER;
     private static final Path JDK25 = Path.of(System.getProperty("turnstile.test.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
 
     @Test
     void theRunnerJarEnablesNativeAccessForTheClassPath() throws IOException {
-        assumeTrue(packagedAsJar(), "the build packaged no jar");
+        assumeTrue(PackagedJar.packaged(), "the build packaged no jar");
         try (JarFile runner = new JarFile(RUNNER.toFile())) {
             assertEquals("ALL-UNNAMED", runner.getManifest().getMainAttributes().getValue("Enable-Native-Access"));
         }
@@ -47,17 +43,17 @@ class NativeAccessIT {
 
     @Test
     void theJarStartsOnJdk25WithoutANativeAccessWarning() throws Exception {
-        assumeTrue(packagedAsJar(), "the build packaged no jar");
+        assumeTrue(PackagedJar.packaged(), "the build packaged no jar");
         Path java = JDK25.resolve("bin/java");
         assumeTrue(Files.isExecutable(java), "no JDK 25 at " + JDK25);
-        int api = freePort();
-        int management = freePort();
+        int api = PackagedJar.freePort();
+        int management = PackagedJar.freePort();
         Path output = TARGET.resolve("native-access-it.log");
         ProcessBuilder start = new ProcessBuilder(java.toString(), "-Dquarkus.http.port=" + api,
                 "-Dquarkus.management.port=" + management, "-jar", RUNNER.toString())
                 .redirectErrorStream(true).redirectOutput(output.toFile());
         start.environment().putAll(closedStores());
-        start.environment().putAll(devIdentity());
+        start.environment().putAll(PackagedJar.devIdentity());
         Process app = start.start();
         try {
             String readiness = readiness(app, management);
@@ -70,18 +66,6 @@ class NativeAccessIT {
         assertFalse(printed.contains("restricted method"), "the JVM warned about native access:\n" + printed);
     }
 
-    private static boolean packagedAsJar() throws IOException {
-        Path artefact = TARGET.resolve("quarkus-artifact.properties");
-        if (!Files.isRegularFile(artefact) || !Files.isRegularFile(RUNNER)) {
-            return false;
-        }
-        Properties properties = new Properties();
-        try (InputStream in = Files.newInputStream(artefact)) {
-            properties.load(in);
-        }
-        return "jar".equals(properties.getProperty("type"));
-    }
-
     /** As the image's training run: the app starts without its stores, whose calls then fail at once. */
     private static Map<String, String> closedStores() {
         return Map.of("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:1/none",
@@ -90,17 +74,6 @@ class NativeAccessIT {
                 "QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID", "none",
                 "QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY", "none",
                 "AWS_REGION", "eu-west-1");
-    }
-
-    /** The packaged (prod) build does not start without identity settings: the local ones, as the scripts use. */
-    private static Map<String, String> devIdentity() throws IOException {
-        Properties identity = new Properties();
-        try (InputStream in = Files.newInputStream(Path.of("local/dev-identity.env"))) {
-            identity.load(in);
-        }
-        String key = "TURNSTILE_IDENTITY_PUBLIC_KEY_LOCATION";
-        identity.setProperty(key, Path.of(identity.getProperty(key)).toAbsolutePath().toString());
-        return identity.stringPropertyNames().stream().collect(Collectors.toMap(name -> name, identity::getProperty));
     }
 
     /** The readiness answer once the management interface is up; 503 with every check DOWN here. */
@@ -118,11 +91,5 @@ class NativeAccessIT {
             }
         }
         throw new AssertionError("no readiness answer within 90 s: see target/native-access-it.log");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
