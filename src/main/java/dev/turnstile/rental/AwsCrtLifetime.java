@@ -6,6 +6,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import software.amazon.awssdk.crt.CRT;
 
 /**
@@ -18,11 +19,14 @@ import software.amazon.awssdk.crt.CRT;
 @Singleton
 class AwsCrtLifetime {
 
-    private boolean held;
+    private volatile boolean held;
 
+    /** On a worker thread: the CRT class loads its native library (140-180 ms here), which need not delay the start. */
     void hold(@Observes StartupEvent start) {
-        CRT.acquireShutdownRef();
-        held = true;
+        Infrastructure.getDefaultWorkerPool().execute(() -> {
+            CRT.acquireShutdownRef();
+            held = true;
+        });
     }
 
     void release(@Observes @Destroyed(ApplicationScoped.class) Object context) {
