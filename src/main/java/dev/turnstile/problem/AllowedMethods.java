@@ -59,8 +59,10 @@ public class AllowedMethods {
         return Optional.of(Response.noContent().header("Allow", allow.get()).build());
     }
 
+    /** Quarkus REST routes {@code /bikes/} as {@code /bikes}: so does this. */
     private static String[] segments(String path) {
         String trimmed = path.startsWith("/") ? path.substring(1) : path;
+        trimmed = trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
         return trimmed.isEmpty() ? new String[0] : trimmed.split("/", -1);
     }
 

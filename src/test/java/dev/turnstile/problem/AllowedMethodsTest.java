@@ -61,6 +61,7 @@ class AllowedMethodsTest {
         refused("POST", "/flights/F1/fares/Y/audit", "GET, HEAD, OPTIONS");
         refused("GET", "/flights/F1/fares/Y/bookings", "POST, OPTIONS");
         refused("PATCH", "/bookings/00000000-0000-4000-8000-000000000000", "GET, HEAD, DELETE, OPTIONS");
+        refused("PUT", "/bikes/", "GET, HEAD, POST, OPTIONS");
 
         assertEquals(before, asStaff().get("/bikes/" + bikeId).asString(), "a refused method must not write");
     }
@@ -71,6 +72,7 @@ class AllowedMethodsTest {
         assertEquals("GET, HEAD, PATCH, DELETE, OPTIONS", options("/bikes/b1"));
         assertEquals("POST, OPTIONS", options("/bikes/b1/return"));
         assertEquals("GET, HEAD, DELETE, OPTIONS", options("/bookings/b"));
+        assertEquals("GET, HEAD, PATCH, DELETE, OPTIONS", options("/bikes/b1/"));
 
         for (String nowhere : new String[] { "/nope", "/flights/F1", "/bikes/b1/nope" }) {
             Response answer = RestAssured.given().request("OPTIONS", nowhere);
