@@ -54,7 +54,7 @@ class GracefulShutdownIT {
                     .redirectErrorStream(true).redirectOutput(PackagedJar.TARGET.resolve("graceful-shutdown-it.log").toFile());
             start.environment().putAll(settings());
             app = start.start();
-            awaitReady(app, management);
+            PackagedJar.readiness(app, management, answer -> answer.statusCode() == 200, "target/graceful-shutdown-it.log");
             String bikeId = "shutdown-" + UUID.randomUUID();
             assertEquals(201, send(api, "POST", "/bikes", "{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}").statusCode());
 
@@ -107,24 +107,6 @@ class GracefulShutdownIT {
         }
         request.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private void awaitReady(Process app, int port) throws Exception {
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(5)).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertTrue(app.isAlive(), "the jar exited on its own: see target/graceful-shutdown-it.log");
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notListeningYet) {
-                // starting
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("not ready within 90 s: see target/graceful-shutdown-it.log");
     }
 
     private static Map<String, String> checks(String health) {

@@ -6,13 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.jar.JarFile;
 
@@ -56,7 +51,8 @@ class NativeAccessIT {
         start.environment().putAll(PackagedJar.devIdentity());
         Process app = start.start();
         try {
-            String readiness = readiness(app, management);
+            // 503 with every check DOWN here: any answer will do
+            String readiness = PackagedJar.readiness(app, management, answer -> true, "target/native-access-it.log").body();
             assertTrue(readiness.contains("DynamoDB"), "the readiness check called DynamoDB: " + readiness);
         } finally {
             app.destroy();
@@ -74,22 +70,5 @@ class NativeAccessIT {
                 "QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID", "none",
                 "QUARKUS_DYNAMODB_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY", "none",
                 "AWS_REGION", "eu-west-1");
-    }
-
-    /** The readiness answer once the management interface is up; 503 with every check DOWN here. */
-    private static String readiness(Process app, int port) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(30)).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertTrue(app.isAlive(), "the jar exited on its own: see target/native-access-it.log");
-            try {
-                return http.send(ready, HttpResponse.BodyHandlers.ofString()).body();
-            } catch (IOException notListeningYet) {
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError("no readiness answer within 90 s: see target/native-access-it.log");
     }
 }

@@ -3,10 +3,16 @@ package dev.turnstile.deploy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /** What the tests that start the packaged jar themselves (not through @QuarkusIntegrationTest) need. */
@@ -40,6 +46,33 @@ final class PackagedJar {
         String key = "TURNSTILE_IDENTITY_PUBLIC_KEY_LOCATION";
         identity.setProperty(key, Path.of(identity.getProperty(key)).toAbsolutePath().toString());
         return identity.stringPropertyNames().stream().collect(Collectors.toMap(name -> name, identity::getProperty));
+    }
+
+    /**
+     * The first readiness answer that {@code enough} accepts, asked every 200 ms for up to 90 s while the jar runs;
+     * {@code log} is the file its output goes to, named in the failure.
+     */
+    static HttpResponse<String> readiness(Process app, int port, Predicate<HttpResponse<String>> enough, String log)
+            throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(30)).build();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!app.isAlive()) {
+                throw new AssertionError("the jar exited on its own: see " + log);
+            }
+            try {
+                HttpResponse<String> answer = http.send(ready, HttpResponse.BodyHandlers.ofString());
+                if (enough.test(answer)) {
+                    return answer;
+                }
+            } catch (IOException notListeningYet) {
+                // the management interface is not up yet
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no readiness answer as expected within 90 s: see " + log);
     }
 
     static int freePort() throws IOException {
