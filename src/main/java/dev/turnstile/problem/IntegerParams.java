@@ -11,10 +11,10 @@ import jakarta.ws.rs.ext.ParamConverterProvider;
 import jakarta.ws.rs.ext.Provider;
 
 /**
- * Reads an {@code int} query, path or header parameter. JAX-RS answers a value that is no integer ({@code limit=abc},
- * {@code limit=1.5}, one past {@code int}) with a bare 404 that names nothing; here it is 400 INVALID_REQUEST naming the
- * parameter, as every other bad input is (ProblemMappers answers the ProblemException JAX-RS wraps). Bounds stay
- * with Bean Validation on the parameter.
+ * Reads an {@code int} query, path or header parameter. JAX-RS answers a value that is no integer
+ * ({@code limit=abc}, {@code limit=1.5}, one past {@code int}) with a bare 404 that names nothing; here it is 400
+ * INVALID_REQUEST naming the parameter, as every other bad input is (ProblemMappers answers the ProblemException
+ * JAX-RS wraps). Bounds stay with Bean Validation on the parameter.
  */
 @Provider
 public class IntegerParams implements ParamConverterProvider {

@@ -13,8 +13,8 @@ import software.amazon.awssdk.crt.CRT;
  * Keeps the aws-crt runtime up until the DynamoDB client has closed. aws-crt registers its own JVM shutdown hook,
  * which runs beside Quarkus's and tears the CRT's event loops down at once: on SIGTERM every DynamoDB call in flight,
  * and every one made while Quarkus still serves (quarkus.shutdown.delay, then the drain of quarkus.shutdown.timeout),
- * hung until its timeout, and readiness said DynamoDB was DOWN. aws-crt postpones that teardown while a shutdown
- * reference is held; this one is let go when the application context, the client's scope, has been destroyed.
+ * hung until the caller gave up, and readiness said DynamoDB was DOWN. aws-crt postpones that teardown while a
+ * shutdown reference is held; this one is let go when the application context, the client's scope, is destroyed.
  */
 @Singleton
 class AwsCrtLifetime {
