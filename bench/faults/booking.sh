@@ -150,7 +150,8 @@ scenario() { # s1|s2|s3
     local term_ms exit_s
     term_ms=$(date +%s%3N)
     kill -TERM "$APP"
-    # it answers every request that reaches it until none is in flight (here: until the sale has sold out), then exits
+    # it serves through its delay, then answers what is in flight (the clients send nothing new once readiness is
+    # DOWN) and exits
     while kill -0 "$APP" 2>/dev/null; do sleep 0.05; done
     exited_ms=$(date +%s%3N)
     exit_s=$(( (exited_ms - term_ms) / 1000 ))
