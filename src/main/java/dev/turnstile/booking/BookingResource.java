@@ -93,7 +93,7 @@ public class BookingResource {
             @QueryParam("strategy") @Parameter(description = "How the seat is taken (docs/booking.md); none: the default",
                     schema = @Schema(type = SchemaType.STRING, enumeration = { "optimistic", "pessimistic", "nowait",
                             "atomic", "serializable", "sharded", "batched" })) Strategy strategy,
-            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
             @NotNull @Valid BookingRequest booking) {
         Caller caller = callers.current();
         limits.admit(caller);
@@ -148,7 +148,7 @@ public class BookingResource {
             headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> cancel(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId,
-            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN) String idempotencyKey) {
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey) {
         Caller caller = callers.current();
         if (idempotencyKey == null) {
             return service.cancel(UUID.fromString(bookingId), caller).map(done -> Response.noContent().build());

@@ -28,6 +28,8 @@ public final class Idempotency {
      * could not be told from two keys.
      */
     public static final String KEY_PATTERN = "[\\x21-\\x2B\\x2D-\\x7E]{1,255}";
+    /** What a key that does not match {@link #KEY_PATTERN} is told. */
+    public static final String KEY_MESSAGE = "must be 1-255 printable ASCII characters without spaces or commas";
 
     public static final String KEY_REUSED = "IDEMPOTENCY_KEY_REUSED";
     public static final String IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS";

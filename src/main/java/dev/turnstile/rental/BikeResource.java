@@ -62,7 +62,6 @@ import io.smallrye.mutiny.Uni;
 @Consumes(MediaType.APPLICATION_JSON)
 public class BikeResource {
 
-    private static final String KEY_MESSAGE = "must be 1-255 printable ASCII characters without spaces or commas";
     private static final String LEASE_TOKEN = "Lease-Token";
     private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile(Identifier.PATTERN);
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -199,7 +198,7 @@ public class BikeResource {
     public Uni<Response> rent(@PathParam("bikeId") @Identifier String bikeId,
             @QueryParam(RentMode.PARAMETER) @DefaultValue("read-decide-write")
             @Parameter(schema = @Schema(type = SchemaType.STRING, enumeration = { "condition", "read-decide-write" })) RentMode mode,
-            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @Valid @NotNull BikeRequests.Rent body) {
         Caller caller = callers.current();
@@ -241,7 +240,7 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
     public Uni<Response> giveBack(@PathParam("bikeId") @Identifier String bikeId,
-            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
             @Valid @NotNull BikeRequests.Return body) {
         Caller caller = callers.current();
         limits.admit(caller);
@@ -274,7 +273,7 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @RolesAllowed(Roles.STAFF)
     public Uni<Response> service(@PathParam("bikeId") @Identifier String bikeId,
-            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = KEY_MESSAGE) String idempotencyKey,
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken) {
         if (idempotencyKey == null) {
             return rentals.service(bikeId, leaseToken).map(BikeResource::ok);
