@@ -7,6 +7,8 @@
 # Usage: bench/booking/run.sh            (from the repository root; takes the machine-wide bench lock)
 # Env:   POOL_SIZES="20" (reactive pool sizes to try), DURATION=10s, JIT_WARMUP=40s (each JVM, after its start), WARMUP=10s (per strategy, before its run), CONNECTIONS=64, SKIP_BUILD=1,
 #        PGBENCH_CLIENTS="1 2 4 8 16 32 64" (the baseline is the best of these), SKIP_PGBOUNCER=1,
+#        STRATEGIES="atomic pessimistic optimistic nowait serializable sharded batched" (the batched 16-shard row runs
+#        when batched is among them),
 #        GATES="2 4 8 0" (turnstile.booking.transactions-per-fare values tried for atomic and pessimistic besides the
 #        default; 0 = no gate), SKIP_GATES=1
 set -euo pipefail
@@ -32,6 +34,7 @@ CONNECTIONS=${CONNECTIONS:-64}
 POOL_SIZES=${POOL_SIZES:-20}
 GATES=${GATES:-"2 4 8 0"}
 PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-"1 2 4 8 16 32 64"}
+STRATEGIES=${STRATEGIES:-"atomic pessimistic optimistic nowait serializable sharded batched"}
 SEATS=100000000
 RUN=$(date +%s)
 OUT=target/bench-booking-$RUN.txt
@@ -95,10 +98,10 @@ measure() { # label pool strategy [shards]
 
 for pool in $POOL_SIZES; do
   start_app $pool postgresql://127.0.0.1:5432/$DB
-  for strategy in atomic pessimistic optimistic nowait serializable sharded batched; do
+  for strategy in $STRATEGIES; do
     measure http $pool $strategy
   done
-  measure http $pool batched 16
+  case " $STRATEGIES " in *" batched "*) measure http $pool batched 16 ;; esac
   stop_app
 done
 
