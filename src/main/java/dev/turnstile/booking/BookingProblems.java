@@ -70,6 +70,16 @@ public final class BookingProblems {
                 "The fare has " + booked + " confirmed bookings; seats cannot be set below that.", Map.of("booked", booked));
     }
 
+    /**
+     * The client's {@code If-Match} or {@code If-None-Match} did not hold for the fare as it is now (or, with no fare,
+     * an {@code If-Match} had nothing to match). The same reason as a stale bike edit: reload, then decide again.
+     */
+    static ProblemException staleFare(FareKey fare, boolean exists) {
+        return new ProblemException(412, "STALE_VERSION", "Precondition failed", exists
+                ? "Fare " + fare.flightId() + "/" + fare.fareClass() + " is not at the version your precondition names; GET it and decide again."
+                : "Flight " + fare.flightId() + " has no fare class " + fare.fareClass() + " for If-Match to match.");
+    }
+
     static Busy lockNotAvailable(long retryAfterSeconds) {
         return new Busy("BUSY", "The fare is locked by another booking; retry shortly.", retryAfterSeconds);
     }

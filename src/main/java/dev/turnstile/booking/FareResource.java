@@ -1,5 +1,7 @@
 package dev.turnstile.booking;
 
+import java.util.function.Predicate;
+
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -12,14 +14,17 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -59,15 +64,26 @@ public class FareResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "SEATS_BELOW_BOOKED: fewer seats than confirmed bookings",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "412", description = "STALE_VERSION: If-Match or If-None-Match did not hold; nothing was written",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
             headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @Parameter(name = HttpHeaders.IF_MATCH, in = ParameterIn.HEADER, required = false, schema = @Schema(type = SchemaType.STRING),
+            description = "Reset only if the fare is still at this ETag (or exists, with *); the ETag moves with every booking too")
+    @Parameter(name = HttpHeaders.IF_NONE_MATCH, in = ParameterIn.HEADER, required = false, schema = @Schema(type = SchemaType.STRING),
+            description = "* creates the fare only if it does not exist yet, never resetting one")
     @Path("flights/{flightId}/fares/{fareClass}")
     public Uni<Response> put(@PathParam("flightId") @Identifier String flightId,
             @PathParam("fareClass") @Pattern(regexp = FareKey.FARE_CLASS) String fareClass,
-            @NotNull @Valid FareRequest fare) {
+            @NotNull @Valid FareRequest fare, @Context Request request) {
         FareKey key = new FareKey(flightId, fareClass);
-        return service.put(key, fare.seats(), fare.eliteReserveOrZero(), fare.shardsOrOne())
+        // JAX-RS evaluates the conditional headers (RFC 9110 13.2: strong comparison, *, lists); the service asks
+        // it with the tag it reads under the write's locks. No fare yet: the no-argument form (If-Match fails).
+        Predicate<String> preconditionHolds = current -> (current == null
+                ? request.evaluatePreconditions()
+                : request.evaluatePreconditions(new EntityTag(current))) == null;
+        return service.put(key, fare.seats(), fare.eliteReserveOrZero(), fare.shardsOrOne(), preconditionHolds)
                 .chain(created -> service.view(key).map(snapshot -> Response.status(created ? 201 : 200)
                         .entity(snapshot.view()).tag(new EntityTag(snapshot.entityTag())).build()));
     }

@@ -1,5 +1,7 @@
 package dev.turnstile.booking;
 
+import java.util.function.Predicate;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.turnstile.booking.InventoryRepository.Lock;
@@ -25,14 +27,18 @@ public class FareService {
 
     /**
      * Creates the fare (true) or resets an existing one to the new capacity, keeping its confirmed bookings (false).
-     * {@code eliteReserve <= seats} is the caller's to check ({@code FareRequest}).
+     * {@code eliteReserve <= seats} is the caller's to check ({@code FareRequest}). {@code precondition} is asked, with
+     * the fare's current entity tag (null when there is no fare yet) read under the locks the write takes, whether the
+     * write may go ahead; if not, nothing is written and the answer is STALE_VERSION. Asked under the locks, so a
+     * concurrent booking or reset cannot slip in between the check and the write.
      */
-    public Uni<Boolean> put(FareKey fare, int seats, int eliteReserve, int shards) {
+    public Uni<Boolean> put(FareKey fare, int seats, int eliteReserve, int shards, Predicate<String> precondition) {
         return attempts.once(connection -> inventory
                 .create(connection, fare, seats, eliteReserve, SeatRules.split(seats, shards))
-                .chain(created -> created ? Uni.createFrom().item(true)
+                .chain(created -> created ? Uni.createFrom().voidItem().invoke(() -> check(precondition, fare, null)).replaceWith(true)
                         : inventory.lockFare(connection, fare)
                                 .chain(() -> inventory.read(connection, fare, Lock.WAIT))
+                                .invoke(state -> check(precondition, fare, state.entityTag()))
                                 .chain(() -> bookings.countConfirmed(connection, fare))
                                 .chain(booked -> {
                                     if (booked > seats) {
@@ -44,6 +50,13 @@ public class FareService {
                                 .replaceWith(false)));
     }
 
+    /** Throwing inside the transaction rolls back the fare a create has just inserted. */
+    private static void check(Predicate<String> precondition, FareKey fare, String currentTag) {
+        if (!precondition.test(currentTag)) {
+            throw BookingProblems.staleFare(fare, currentTag != null);
+        }
+    }
+
     public Uni<FareSnapshot> view(FareKey fare) {
         return attempts.read(client -> inventory.readCounted(client, fare)).map(counted -> {
             if (counted == null) {
@@ -52,7 +65,7 @@ public class FareService {
             FareState state = counted.state();
             return new FareSnapshot(new FareView(fare.flightId(), fare.fareClass(), state.seatsTotal(), state.seatsAvailable(),
                     counted.booked(), state.eliteReserve(), state.shards(), state.version()),
-                    state.revision() + "." + state.version());
+                    state.entityTag());
         });
     }
 

@@ -18,6 +18,11 @@ public record FareState(FareKey fare, int seatsTotal, int eliteReserve, int shar
         return shardSeats.stream().mapToLong(ShardSeats::version).sum();
     }
 
+    /** The fare's entity tag: the revision moves with every reset, the version with every booking and cancel. */
+    public String entityTag() {
+        return revision + "." + version();
+    }
+
     public ShardSeats shard(int shard) {
         return shardSeats.stream().filter(s -> s.shard() == shard).findFirst().orElseThrow();
     }
