@@ -21,9 +21,15 @@ public class Callers {
         this.config = config;
     }
 
+    /**
+     * The account is the token's {@code sub}, not the principal's name: smallrye-jwt names the principal after
+     * {@code upn}, else {@code preferred_username}, claims an issuer may change or give to another account; {@code sub}
+     * is the one it never reassigns (OpenID Connect Core 5.7), and {@code smallrye.jwt.required.claims} makes every
+     * token carry one. The bearer token is the only way in, so the principal is always a token.
+     */
     public Caller current() {
-        boolean elite = identity.getPrincipal() instanceof JsonWebToken token && holds(eliteClaim(token));
-        return new Caller(identity.getPrincipal().getName(), identity.hasRole(Roles.STAFF), elite);
+        JsonWebToken token = (JsonWebToken) identity.getPrincipal();
+        return new Caller(token.getSubject(), identity.hasRole(Roles.STAFF), holds(eliteClaim(token)));
     }
 
     /**

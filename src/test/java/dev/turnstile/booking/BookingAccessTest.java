@@ -83,6 +83,25 @@ class BookingAccessTest {
         assertEquals(1L, query("SELECT count(*) FROM bookings WHERE flight_id = $1 AND passenger_id = 'c-self'", flight));
     }
 
+    /**
+     * Two accounts of the issuer that share a username (renamed, or a name given again after an account was deleted):
+     * the passenger is the token's {@code sub}, which an issuer never reassigns, so neither sees the other's booking.
+     */
+    @Test
+    void thePassengerIsTheSubjectNotTheUsername() {
+        String flight = fare(5, 0);
+        String first = Tokens.sign(Tokens.claims("c-sub-first", java.util.Set.of(dev.turnstile.identity.Roles.CUSTOMER))
+                .upn("shared-name").preferredUserName("shared-name"));
+        String second = Tokens.sign(Tokens.claims("c-sub-second", java.util.Set.of(dev.turnstile.identity.Roles.CUSTOMER))
+                .upn("shared-name").preferredUserName("shared-name"));
+        String bookingId = bookAs(first, flight, "{}").then().statusCode(201).body("passengerId", is("c-sub-first"))
+                .extract().path("bookingId");
+        as(second).get("/bookings/" + bookingId).then().statusCode(404);
+        as(second).delete("/bookings/" + bookingId).then().statusCode(404);
+        assertEquals(1, confirmed(flight));
+        bookAs(second, flight, "{\"passengerId\":\"c-sub-second\"}").then().statusCode(201).body("passengerId", is("c-sub-second"));
+    }
+
     @Test
     void aCustomerNamingAnotherPassengerIsRefusedAndBooksNothing() {
         String flight = fare(5, 0);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.jwt.build.Jwt;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
@@ -37,6 +39,19 @@ class IdentityEdgeTest {
                 .body("actingFor", is("c-1")).body("scopedKey", is("3:c-1:k1"));
         Tokens.as(Tokens.customer("c-1")).get(PROBE + "?for=c-2").then().statusCode(403)
                 .contentType("application/problem+json").body("reason", is("NOT_YOUR_ACCOUNT"));
+    }
+
+    /**
+     * smallrye-jwt names the principal after {@code upn}, else {@code preferred_username}, else {@code sub}; only
+     * {@code sub} is stable and never reassigned by the issuer (OpenID Connect Core 5.7), so it alone is the account.
+     */
+    @Test
+    void theCallerIsTheSubjectAndATokenWithoutOneIsRefused() {
+        Set<String> customer = Set.of(Roles.CUSTOMER);
+        Tokens.as(Tokens.sign(Tokens.claims("8d0f-sub", customer).upn("alice@example.com").preferredUserName("alice")))
+                .get(PROBE + "?for=8d0f-sub").then().statusCode(200).body("subject", is("8d0f-sub")).body("actingFor", is("8d0f-sub"));
+        unauthenticated(Tokens.as(Tokens.sign(Jwt.issuer(Tokens.ISSUER).audience(Tokens.AUDIENCE).upn("alice@example.com")
+                .groups(customer).expiresIn(Duration.ofHours(1)))).get(PROBE).then());
     }
 
     @Test
