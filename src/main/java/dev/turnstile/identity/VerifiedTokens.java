@@ -5,6 +5,7 @@ import java.security.PublicKey;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 
 import javax.crypto.SecretKey;
 
@@ -15,13 +16,15 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import dev.turnstile.json.AccountId;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 
 /**
- * The parser the bearer-token check uses: smallrye-jwt's, remembering each token it verified for
+ * The parser the bearer-token check uses: smallrye-jwt's, refusing a token whose subject is not an
+ * {@link AccountId} (every caller can then be named in a body), and remembering each token it verified for
  * {@code turnstile.identity.verified-tokens.max-age} (never past the token's {@code exp}), so a client's next
  * requests with the same token skip the parse and the signature check. A token that fails is never remembered.
  *
@@ -34,6 +37,8 @@ import io.smallrye.jwt.auth.principal.ParseException;
 @Priority(1)
 @ApplicationScoped
 public class VerifiedTokens implements JWTParser {
+
+    private static final Pattern ACCOUNT_ID = Pattern.compile(AccountId.PATTERN);
 
     private final JWTParser verifier;
     private final long maxAgeMillis;
@@ -67,6 +72,10 @@ public class VerifiedTokens implements JWTParser {
             remembered.remove(token, known);
         }
         JsonWebToken verified = verifier.parse(token);
+        // Checked with the signature, so a refused subject is a 401 like any bad token, and is never remembered.
+        if (!ACCOUNT_ID.matcher(verified.getSubject()).matches()) {
+            throw new ParseException("The token's subject is not an account id (" + AccountId.PATTERN + ")");
+        }
         long until = Math.min(now + maxAgeMillis, verified.getExpirationTime() * 1000);
         if (until > now && room(now)) {
             remembered.put(token, new Remembered(verified, until));

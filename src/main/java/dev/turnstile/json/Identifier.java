@@ -15,10 +15,10 @@ import jakarta.validation.ReportAsSingleViolation;
 import jakarta.validation.constraints.Pattern;
 
 /**
- * The one shape of a client-chosen id, in a path or a body (bike, station, customer, flight, passenger): 1-64
- * characters of {@code A-Z a-z 0-9 . _ : -}, starting with a letter or a digit. It is safe in a URL path segment, a
- * DynamoDB key and a PostgreSQL text column alike, so no wing needs its own rule. Null passes (add
- * {@code @NotNull} where the id is required).
+ * The one shape of a client-chosen id, in a path or a body (bike, station, flight): 1-64 characters of
+ * {@code A-Z a-z 0-9 . _ : -}, starting with a letter or a digit. It is safe in a URL path segment, a DynamoDB key and
+ * a PostgreSQL text column alike, so no wing needs its own rule. Customers and passengers are the identity provider's
+ * subjects, not chosen here: {@link AccountId}. Null passes (add {@code @NotNull} where the id is required).
  */
 @Documented
 @Constraint(validatedBy = {})

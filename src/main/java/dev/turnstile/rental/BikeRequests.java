@@ -8,6 +8,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
+import dev.turnstile.json.AccountId;
 import dev.turnstile.json.Identifier;
 import dev.turnstile.json.StorableText;
 
@@ -30,11 +31,11 @@ public final class BikeRequests {
     }
 
     /** {@code customerId} is optional: the token says who rents; when given it must be the token's subject (or staff's customer). */
-    public record Rent(@Identifier String customerId) {
+    public record Rent(@AccountId String customerId) {
     }
 
     public record Return(
-            @Identifier String customerId,
+            @AccountId String customerId,
             @NotBlank @Identifier String station) {
     }
 

@@ -103,6 +103,33 @@ class BookingAccessTest {
     }
 
     @Test
+    void staffBookForAPassengerWhoseSubjectHasAnIssuersPrefix() {
+        String flight = fare(5, 0);
+        String passenger = "google-oauth2|104758392011";
+        String bookingId = bookAs(Tokens.staff("agent-3"), flight, "{\"passengerId\":\"" + passenger + "\"}").then().statusCode(201)
+                .body("passengerId", is(passenger)).extract().path("bookingId");
+        asCustomer(passenger).get("/bookings/" + bookingId).then().statusCode(200).body("passengerId", is(passenger));
+        bookAs(Tokens.customer("auth0|5f7c8ec7c33c6c004bbafe82"), flight, "{\"passengerId\":\"auth0|5f7c8ec7c33c6c004bbafe82\"}")
+                .then().statusCode(201);
+    }
+
+    /** An account id is an OpenID Connect subject: 1-255 ASCII characters; control characters and edge spaces are refused. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"passengerId\":\"a\\u0001b\"}",
+            "{\"passengerId\":\" lead\"}",
+            "{\"passengerId\":\"caf\\u00e9\"}",
+            "{\"passengerId\":\"\"}",
+    })
+    void aPassengerIdThatIsNoSubjectIsRefusedAndBooksNothing(String body) {
+        String flight = fare(5, 0);
+        bookAs(Tokens.staff("agent-4"), flight, body).then().statusCode(400).body("errors[0].field", is("passengerId"));
+        bookAs(Tokens.staff("agent-4"), flight, "{\"passengerId\":\"" + "p".repeat(256) + "\"}").then().statusCode(400)
+                .body("errors[0].field", is("passengerId"));
+        assertEquals(0, confirmed(flight));
+    }
+
+    @Test
     void aCustomerNamingAnotherPassengerIsRefusedAndBooksNothing() {
         String flight = fare(5, 0);
         bookAs(Tokens.customer("c-mallory"), flight, "{\"passengerId\":\"c-victim\"}")

@@ -75,7 +75,7 @@ class BookingApiTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "|{\"passengerId\":\"\"}|passengerId",
-            "|{\"passengerId\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}|passengerId",
+            "|{\"passengerId\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}|passengerId",
             "|{\"passengerId\":\"a\",\"elite\":\"yes\"}|elite",
             "|{\"passengerId\":[1]}|passengerId",
             "?strategy=fastest|{\"passengerId\":\"a\"}|strategy",

@@ -54,6 +54,17 @@ class IdentityEdgeTest {
                 .groups(customer).expiresIn(Duration.ofHours(1)))).get(PROBE).then());
     }
 
+    /** A subject no body could name (past OpenID Connect's 255 ASCII characters, or with a control character) is refused. */
+    @Test
+    void aSubjectThatIsNoAccountIdIsUnauthenticated() {
+        Set<String> customer = Set.of(Roles.CUSTOMER);
+        Tokens.as(Tokens.customer("auth0|" + "a".repeat(249))).get(PROBE).then().statusCode(200);
+        unauthenticated(Tokens.as(Tokens.customer("a".repeat(256))).get(PROBE).then());
+        unauthenticated(Tokens.as(Tokens.customer("tab\there")).get(PROBE).then());
+        unauthenticated(Tokens.as(Tokens.customer("caf\u00e9")).get(PROBE).then());
+        unauthenticated(Tokens.as(Tokens.sign(Tokens.claims("", customer))).get(PROBE).then());
+    }
+
     @Test
     void staffActForWhomTheyNameAndEliteComesFromTheToken() {
         Tokens.asStaff().get(PROBE + "?for=c-2").then().statusCode(200).body("staff", is(true)).body("actingFor", is("c-2"));

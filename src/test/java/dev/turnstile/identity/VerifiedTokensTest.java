@@ -105,6 +105,10 @@ class VerifiedTokensTest {
 
     private static JsonWebToken token(long expirationTime) {
         return (JsonWebToken) Proxy.newProxyInstance(VerifiedTokensTest.class.getClassLoader(), new Class<?>[] { JsonWebToken.class },
-                (proxy, method, args) -> method.getName().equals("getExpirationTime") ? expirationTime : null);
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getExpirationTime" -> expirationTime;
+                    case "getSubject" -> "c-1";
+                    default -> null;
+                });
     }
 }

@@ -150,6 +150,23 @@ class RentalAccessTest {
                 .post("/bikes/" + bikeId + "/return").then().statusCode(200).body("station", is("airport"));
     }
 
+    /**
+     * Account ids are the issuer's subjects, and some issuers' have characters a bike id never needs (Auth0:
+     * {@code auth0|5f7c...}, {@code google-oauth2|1047...}): such a customer names themselves, and staff name them.
+     */
+    @Test
+    void staffActForACustomerWhoseSubjectHasAnIssuersPrefix() {
+        String bikeId = unique("b");
+        String customer = "auth0|" + unique("c");
+        BikeApiTest.create(bikeId, "harbour", 0);
+
+        asCustomer(customer).contentType(ContentType.JSON).body(BikeApiTest.rentBody(customer)).post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(200).body("rentedBy", is(customer));
+        asStaff().contentType(ContentType.JSON).body("{\"customerId\":\"" + customer + "\",\"station\":\"airport\"}")
+                .post("/bikes/" + bikeId + "/return").then().statusCode(200).body("station", is("airport"));
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE"));
+    }
+
     @Test
     void aStrangerCannotReturnSomeoneElsesBikeAndTheBikeDoesNotMove() {
         String bikeId = unique("b");
