@@ -1,11 +1,13 @@
 package dev.turnstile.identity;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -15,6 +17,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 
 /**
  * CORS as an operator turns it on for a browser tool on another origin (a staff console editing bikes with If-Match):
@@ -36,25 +39,29 @@ class CrossOriginTest {
 
     @Test
     void thePreflightOfAnEditAdmitsItsMethodAndHeadersWithoutCredentials() {
-        given().header("Origin", CONSOLE).header("Access-Control-Request-Method", "PATCH")
-                .header("Access-Control-Request-Headers", "authorization,if-match,content-type")
-                .options("/bikes/b-1").then().statusCode(200)
-                .header("Access-Control-Allow-Origin", CONSOLE)
-                .header("Access-Control-Allow-Methods", containsString("PATCH"))
-                .header("Access-Control-Allow-Headers", containsString("if-match"))
+        Response preflight = given().header("Origin", CONSOLE).header("Access-Control-Request-Method", "PATCH")
+                .header("Access-Control-Request-Headers", "authorization,if-match,content-type").options("/bikes/b-1");
+        preflight.then().statusCode(200).header("Access-Control-Allow-Origin", CONSOLE)
                 .header("Access-Control-Allow-Credentials", not(is("true")));
+        assertThat(joined(preflight, "Access-Control-Allow-Methods"), containsString("PATCH"));
+        assertThat(joined(preflight, "Access-Control-Allow-Headers"), containsString("if-match"));
     }
 
     @Test
     void aScriptMayReadTheHeadersItFollows() {
         String bikeId = "cors-" + UUID.randomUUID();
-        Tokens.asStaff().header("Origin", CONSOLE).contentType(ContentType.JSON)
-                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}").post("/bikes").then().statusCode(201)
-                .header("Access-Control-Allow-Origin", CONSOLE)
-                .header("Access-Control-Expose-Headers", containsString("ETag"))
-                .header("Access-Control-Expose-Headers", containsString("Location"))
-                .header("Access-Control-Expose-Headers", containsString("Retry-After"))
-                .header("Access-Control-Expose-Headers", containsString("Idempotent-Replayed"));
+        Response created = Tokens.asStaff().header("Origin", CONSOLE).contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}").post("/bikes");
+        created.then().statusCode(201).header("Access-Control-Allow-Origin", CONSOLE);
+        String exposed = joined(created, "Access-Control-Expose-Headers");
+        for (String header : List.of("ETag", "Location", "Link", "Retry-After", "Idempotent-Replayed")) {
+            assertThat(exposed, containsString(header));
+        }
+    }
+
+    /** Under -Plambda the adapter sends each value of a multi-valued header on a line of its own. */
+    private static String joined(Response answer, String header) {
+        return String.join(",", answer.headers().getValues(header));
     }
 
     @Test
