@@ -1,0 +1,34 @@
+package dev.turnstile.rental;
+
+import static dev.turnstile.identity.Tokens.asStaff;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * Behind an ingress or a gateway that ends TLS, the links the API hands out (Location of a new bike, Link to the next
+ * page) name the address the client used, as the proxy forwarded it, not the pod's own http://host:port: a client
+ * following them would otherwise leave TLS or reach an address it cannot.
+ */
+@QuarkusTest
+class BehindAProxyTest {
+
+    @Test
+    void locationAndNextLinkNameTheAddressTheClientUsed() {
+        String station = RentalHttp.unique("s");
+        String bikeId = RentalHttp.unique("b");
+        asStaff().header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "api.example.com")
+                .contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"" + station + "\"}")
+                .post("/bikes").then().statusCode(201).header("Location", is("https://api.example.com/bikes/" + bikeId));
+        asStaff().contentType(ContentType.JSON).body("{\"bikeId\":\"" + RentalHttp.unique("b") + "\",\"station\":\"" + station + "\"}")
+                .post("/bikes").then().statusCode(201);
+
+        asStaff().header("Forwarded", "proto=https;host=api.example.com").queryParam("station", station).queryParam("limit", 1)
+                .get("/bikes").then().statusCode(200)
+                .header("Link", startsWith("<https://api.example.com/bikes?station=" + station + "&limit=1&cursor="));
+    }
+}
