@@ -63,6 +63,10 @@ public class ProblemMappers {
                 detail = "is not a known field";
             } else if (mapping.getCause() instanceof InputCoercionException range) {
                 detail = "is out of range (expected " + expected(range.getTargetType()) + ")";
+            } else if (mapping.getCause() instanceof StreamReadException unreadableValue) {
+                // a parse error met while binding the field (bytes that are not UTF-8 inside its string): malformed
+                // input, though Jackson reports it with the field's path
+                return malformed(unreadableValue);
             } else if (mapping instanceof InvalidFormatException wrong) {
                 detail = "cannot be " + describe(wrong.getValue()) + " (expected " + expected(wrong.getTargetType()) + ")";
             } else if (mapping instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) {
@@ -83,8 +87,15 @@ public class ProblemMappers {
             // well-formed JSON whose top level is no object: every request body of this API is one
             return respond(new Problem(400, "INVALID_REQUEST", "Invalid request", "The request body must be a JSON object", Map.of()));
         }
+        return malformed(e);
+    }
+
+    private Response malformed(JsonProcessingException e) {
+        // RFC 8259 8.1: JSON between systems is UTF-8, whatever charset the Content-Type names
+        boolean notUtf8 = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Invalid UTF-8");
         return respond(new Problem(400, "MALFORMED_JSON", "Malformed JSON",
-                "The request body is not valid JSON" + location(e), Map.of()));
+                (notUtf8 ? "The request body is not valid UTF-8, which JSON must be" : "The request body is not valid JSON")
+                        + location(e), Map.of()));
     }
 
     /** Quarkus ships its own mapper for this subtype; being as specific keeps type errors in problem+json. */

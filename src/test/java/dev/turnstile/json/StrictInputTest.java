@@ -109,6 +109,29 @@ class StrictInputTest {
         staffJson("{\"seats\":").put(farePath()).then().statusCode(400).body("reason", is("MALFORMED_JSON"));
     }
 
+    /**
+     * JSON is UTF-8 (RFC 8259 8.1): a body with bytes that are not, such as a Latin-1 e-acute, is malformed, whatever
+     * charset its Content-Type names. Before, it was "has the wrong type (expected another type)" on the field.
+     */
+    @Test
+    void aBodyThatIsNotUtf8IsMalformed() {
+        Assumptions.assumeFalse(LambdaMode.active(),
+                "under -Plambda the mock event server carries the body as text: the bytes arrive already decoded, each bad one as U+FFFD");
+        Map<String, Object> before = fare();
+        byte[] latin1 = "{\"passengerId\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1);
+        for (String contentType : List.of("application/json", "application/json; charset=ISO-8859-1")) {
+            asStaff().contentType(contentType).body(latin1).post(farePath() + "/bookings")
+                    .then().log().ifValidationFails().statusCode(400).contentType("application/problem+json")
+                    .body("reason", is("MALFORMED_JSON")).body("detail", containsString("UTF-8"));
+        }
+        Map<String, Object> bikeBefore = bike();
+        asStaff().contentType(ContentType.JSON).header("If-Match", "*")
+                .body("{\"note\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1)).patch("/bikes/" + bikeId)
+                .then().statusCode(400).body("reason", is("MALFORMED_JSON"));
+        assertEquals(before, fare(), "a refused booking must not change the fare");
+        assertEquals(bikeBefore, bike(), "a refused edit must not change the bike");
+    }
+
     /** Before, {"seats":8}{"seats":1000} reset the fare to 8 and {"seats":7,"seats":1} to 1, saying nothing. */
     @Test
     void aBodyMeansOneThing() {
