@@ -76,7 +76,7 @@ public final class BookingProblems {
      */
     static ProblemException staleFare(FareKey fare, boolean exists) {
         return new ProblemException(412, "STALE_VERSION", "Precondition failed", exists
-                ? "Fare " + fare.flightId() + "/" + fare.fareClass() + " is not at the version your precondition names; GET it and decide again."
+                ? "Fare " + fare.flightId() + "/" + fare.fareClass() + " does not meet the If-Match or If-None-Match sent (it changed since, or exists already); GET it and decide again."
                 : "Flight " + fare.flightId() + " has no fare class " + fare.fareClass() + " for If-Match to match.");
     }
 
