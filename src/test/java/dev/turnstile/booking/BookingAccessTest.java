@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.turnstile.identity.Roles;
 import dev.turnstile.identity.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -90,9 +92,9 @@ class BookingAccessTest {
     @Test
     void thePassengerIsTheSubjectNotTheUsername() {
         String flight = fare(5, 0);
-        String first = Tokens.sign(Tokens.claims("c-sub-first", java.util.Set.of(dev.turnstile.identity.Roles.CUSTOMER))
+        String first = Tokens.sign(Tokens.claims("c-sub-first", Set.of(Roles.CUSTOMER))
                 .upn("shared-name").preferredUserName("shared-name"));
-        String second = Tokens.sign(Tokens.claims("c-sub-second", java.util.Set.of(dev.turnstile.identity.Roles.CUSTOMER))
+        String second = Tokens.sign(Tokens.claims("c-sub-second", Set.of(Roles.CUSTOMER))
                 .upn("shared-name").preferredUserName("shared-name"));
         String bookingId = bookAs(first, flight, "{}").then().statusCode(201).body("passengerId", is("c-sub-first"))
                 .extract().path("bookingId");
@@ -124,6 +126,12 @@ class BookingAccessTest {
     void aPassengerIdThatIsNoSubjectIsRefusedAndBooksNothing(String body) {
         String flight = fare(5, 0);
         bookAs(Tokens.staff("agent-4"), flight, body).then().statusCode(400).body("errors[0].field", is("passengerId"));
+        assertEquals(0, confirmed(flight));
+    }
+
+    @Test
+    void aPassengerIdPastTheSubjectsLimitIsRefusedAndBooksNothing() {
+        String flight = fare(5, 0);
         bookAs(Tokens.staff("agent-4"), flight, "{\"passengerId\":\"" + "p".repeat(256) + "\"}").then().statusCode(400)
                 .body("errors[0].field", is("passengerId"));
         assertEquals(0, confirmed(flight));
