@@ -1,7 +1,9 @@
 package dev.turnstile.rental;
 
 import static dev.turnstile.identity.Tokens.asStaff;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
 import org.junit.jupiter.api.Test;
@@ -27,8 +29,21 @@ class BehindAProxyTest {
         asStaff().contentType(ContentType.JSON).body("{\"bikeId\":\"" + RentalHttp.unique("b") + "\",\"station\":\"" + station + "\"}")
                 .post("/bikes").then().statusCode(201);
 
-        asStaff().header("Forwarded", "proto=https;host=api.example.com").queryParam("station", station).queryParam("limit", 1)
+        asStaff().header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "api.example.com")
+                .queryParam("station", station).queryParam("limit", 1)
                 .get("/bikes").then().statusCode(200)
                 .header("Link", startsWith("<https://api.example.com/bikes?station=" + station + "&limit=1&cursor="));
+    }
+
+    /**
+     * The proxies in front of it set X-Forwarded-*; a Forwarded header would come from the client itself, passed on
+     * untouched, so it names nothing.
+     */
+    @Test
+    void aForwardedHeaderFromTheClientNamesNothing() {
+        String bikeId = RentalHttp.unique("b");
+        asStaff().header("Forwarded", "proto=https;host=evil.example").contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\"}")
+                .post("/bikes").then().statusCode(201).header("Location", not(containsString("evil.example")));
     }
 }
