@@ -209,12 +209,12 @@ public class BikeResource {
                 // one UpdateItem cannot also write the key's record; the read-decide-write path can
                 throw ProblemException.invalid(Idempotency.HEADER, "cannot be combined with mode=condition");
             }
-            return rentals.rentByCondition(bikeId, customerId, leaseToken).map(BikeResource::ok);
+            return shownTo(caller, rentals.rentByCondition(bikeId, customerId, leaseToken).map(BikeResource::ok));
         }
         if (idempotencyKey == null) {
-            return rentals.rent(bikeId, customerId, leaseToken).map(BikeResource::ok);
+            return shownTo(caller, rentals.rent(bikeId, customerId, leaseToken).map(BikeResource::ok));
         }
-        return rentals.rent(bikeId, customerId, leaseToken, caller.scope(idempotencyKey)).map(BikeResource::keyed);
+        return shownTo(caller, rentals.rent(bikeId, customerId, leaseToken, caller.scope(idempotencyKey)).map(BikeResource::keyed));
     }
 
     @POST
@@ -246,9 +246,10 @@ public class BikeResource {
         limits.admit(caller);
         String customerId = caller.actingFor(body.customerId());
         if (idempotencyKey == null) {
-            return rentals.giveBack(bikeId, customerId, body.station()).map(BikeResource::ok);
+            return shownTo(caller, rentals.giveBack(bikeId, customerId, body.station()).map(BikeResource::ok));
         }
-        return rentals.giveBack(bikeId, customerId, body.station(), caller.scope(idempotencyKey)).map(BikeResource::keyed);
+        return shownTo(caller, rentals.giveBack(bikeId, customerId, body.station(), caller.scope(idempotencyKey))
+                .map(BikeResource::keyed));
     }
 
     @POST
@@ -400,6 +401,12 @@ public class BikeResource {
     /** Who rents a bike is shown only to that customer and to staff. */
     private static Bike shownTo(Caller caller, Bike bike) {
         return caller.mayRead(bike.rentedBy()) ? bike : bike.withoutRenter();
+    }
+
+    /** The bike a refusal carries ({@link BikeProblem}) is shown as GET shows it. */
+    private static Uni<Response> shownTo(Caller caller, Uni<Response> answer) {
+        return answer.onFailure(BikeProblem.class)
+                .transform(problem -> ((BikeProblem) problem).shownAs(bike -> shownTo(caller, bike)));
     }
 
     private static Response ok(Bike bike) {

@@ -48,16 +48,17 @@ public final class RentalProblems {
 
     /** The client's {@code If-Match} names an older version. The body carries the current bike so the form can be redone. */
     static ProblemException staleVersion(Bike current) {
-        return new ProblemException(412, "STALE_VERSION", "Precondition failed",
+        return new BikeProblem(412, "STALE_VERSION", "Precondition failed",
                 "Bike " + current.bikeId() + " is at version " + current.version() + "; reload it and apply the edit again",
-                Map.of("current", current));
+                current);
     }
 
     /** Every attempt lost a race; the current bike when known (a transaction conflict does not tell which version won). */
     static ProblemException versionConflict(VersionConflict conflict) {
-        return new ProblemException(409, "VERSION_CONFLICT", "Version conflict",
-                "Bike " + conflict.bikeId() + " was changed concurrently; try again",
-                conflict.current().<Map<String, Object>>map(current -> Map.of("current", current)).orElse(Map.of()));
+        String detail = "Bike " + conflict.bikeId() + " was changed concurrently; try again";
+        return conflict.current()
+                .<ProblemException>map(current -> new BikeProblem(409, "VERSION_CONFLICT", "Version conflict", detail, current))
+                .orElseGet(() -> new ProblemException(409, "VERSION_CONFLICT", "Version conflict", detail));
     }
 
     /** A write without If-Match could overwrite a change its author never saw: RFC 6585 says 428. */

@@ -10,6 +10,7 @@ import jakarta.enterprise.inject.Alternative;
 
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -26,6 +27,7 @@ public class ContendedBikeRepository extends BikeRepository {
     private final RentalTables tables;
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> interferences = new ConcurrentHashMap<>();
+    private final Map<String, String> lastWriterRents = new ConcurrentHashMap<>();
 
     ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
         super(dynamo, tables);
@@ -36,6 +38,12 @@ public class ContendedBikeRepository extends BikeRepository {
     /** After each of the next {@code times} reads of {@code bikeId}, another writer changes the bike. */
     void contend(String bikeId, int times) {
         interferences.put(bikeId, new AtomicInteger(times));
+    }
+
+    /** As {@link #contend}, and the last of those writers rents the bike to {@code customerId}: the race's winner. */
+    void contendAndRentTo(String bikeId, int times, String customerId) {
+        lastWriterRents.put(bikeId, customerId);
+        contend(bikeId, times);
     }
 
     int reads(String bikeId) {
@@ -50,7 +58,14 @@ public class ContendedBikeRepository extends BikeRepository {
         if (remaining == null) {
             return read;
         }
-        return read.call(bike -> remaining.getAndDecrement() > 0 ? bumpVersion(bikeId) : Uni.createFrom().voidItem());
+        return read.call(bike -> {
+            int left = remaining.getAndDecrement();
+            if (left <= 0) {
+                return Uni.createFrom().voidItem();
+            }
+            String winner = left == 1 ? lastWriterRents.get(bikeId) : null;
+            return winner == null ? bumpVersion(bikeId) : rentTo(bikeId, winner);
+        });
     }
 
     private Uni<Void> bumpVersion(String bikeId) {
@@ -60,6 +75,18 @@ public class ContendedBikeRepository extends BikeRepository {
                 .updateExpression("ADD #version :one")
                 .expressionAttributeNames(BikeItems.VERSION_NAME)
                 .expressionAttributeValues(Map.of(":one", BikeItems.number(1)))
+                .build())).replaceWithVoid();
+    }
+
+    private Uni<Void> rentTo(String bikeId, String customerId) {
+        return Uni.createFrom().completionStage(() -> dynamo.updateItem(UpdateItemRequest.builder()
+                .tableName(tables.bikes())
+                .key(BikeItems.key(bikeId))
+                .updateExpression("SET #status = :rented, rentedBy = :customer ADD #version :one")
+                .expressionAttributeNames(BikeItems.VERSION_AND_STATUS_NAMES)
+                .expressionAttributeValues(Map.of(":one", BikeItems.number(1),
+                        ":rented", AttributeValue.fromS(BikeStatus.RENTED.name()),
+                        ":customer", AttributeValue.fromS(customerId)))
                 .build())).replaceWithVoid();
     }
 }

@@ -1,9 +1,12 @@
 package dev.turnstile.rental;
 
+import static dev.turnstile.identity.Tokens.asCustomer;
 import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +57,19 @@ class RentalRetryTest {
         assertEquals(conflicts + 1, metric(CONFLICTS));
         assertEquals(retries + 1, metric(RETRIES));
         assertEquals(exhausted, metric(EXHAUSTED));
+    }
+
+    @Test
+    void theBikeInAConflictAnswerHidesWhoWonTheRaceFromAnotherCustomer() {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        repository.contendAndRentTo(bikeId, 3, "c-winner");
+
+        asCustomer("c-loser").contentType(ContentType.JSON).body("{}").post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(409).body("reason", is("VERSION_CONFLICT"))
+                .body("current.status", is("RENTED")).body("current", not(hasKey("rentedBy")));
+
+        asStaff().get("/bikes/" + bikeId).then().body("rentedBy", is("c-winner"));
     }
 
     @Test
