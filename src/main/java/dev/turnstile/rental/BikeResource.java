@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -32,6 +33,7 @@ import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -177,7 +179,7 @@ public class BikeResource {
     @Path("{bikeId}/rent")
     @APIResponse(responseCode = "200", description = "Rented; with an Idempotency-Key a replay carries Idempotent-Replayed: true",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
-    @APIResponse(responseCode = "400", description = "INVALID_REQUEST (an Idempotency-Key with mode=condition too) or MALFORMED_JSON",
+    @APIResponse(responseCode = "400", description = "INVALID_REQUEST (an Idempotency-Key or If-Match with mode=condition too) or MALFORMED_JSON",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -194,27 +196,36 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS: the customer's attempts per second are used up, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "412", description = "STALE_VERSION: If-Match did not hold (the bike changed since); the current bike, nothing written",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
     public Uni<Response> rent(@PathParam("bikeId") @Identifier String bikeId,
             @QueryParam(RentMode.PARAMETER) @DefaultValue("read-decide-write")
             @Parameter(schema = @Schema(type = SchemaType.STRING, enumeration = { "condition", "read-decide-write" })) RentMode mode,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
-            @Valid @NotNull BikeRequests.Rent body) {
+            @HeaderParam(HttpHeaders.IF_MATCH)
+            @Parameter(description = "Rent only if the bike is still at this ETag (not with mode=condition)") String ifMatch,
+            @Valid @NotNull BikeRequests.Rent body, @Context Request request) {
         Caller caller = callers.current();
         limits.admit(caller);
         String customerId = caller.actingFor(body.customerId());
         if (mode == RentMode.CONDITION) {
+            // one UpdateItem cannot also write the key's record, nor does it read a version to test; the
+            // read-decide-write path can do both
             if (idempotencyKey != null) {
-                // one UpdateItem cannot also write the key's record; the read-decide-write path can
                 throw ProblemException.invalid(Idempotency.HEADER, "cannot be combined with mode=condition");
+            }
+            if (ifMatch != null) {
+                throw ProblemException.invalid(HttpHeaders.IF_MATCH, "cannot be combined with mode=condition");
             }
             return shownTo(caller, rentals.rentByCondition(bikeId, customerId, leaseToken).map(BikeResource::ok));
         }
         if (idempotencyKey == null) {
-            return shownTo(caller, rentals.rent(bikeId, customerId, leaseToken).map(BikeResource::ok));
+            return shownTo(caller, rentals.rent(bikeId, customerId, leaseToken, seen(request)).map(BikeResource::ok));
         }
-        return shownTo(caller, rentals.rent(bikeId, customerId, leaseToken, caller.scope(idempotencyKey)).map(BikeResource::keyed));
+        return shownTo(caller, rentals.rent(bikeId, customerId, leaseToken, seen(request), caller.scope(idempotencyKey))
+                .map(BikeResource::keyed));
     }
 
     @POST
@@ -238,17 +249,21 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS: the customer's attempts per second are used up, with Retry-After",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "412", description = "STALE_VERSION: If-Match did not hold (the bike changed since); the current bike, nothing written",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @Parameter(name = HttpHeaders.IF_MATCH, in = ParameterIn.HEADER, required = false, schema = @Schema(type = SchemaType.STRING),
+            description = "Act only if the bike is still at this ETag (from GET, or the answer of the last change)")
     @RolesAllowed({ Roles.CUSTOMER, Roles.STAFF })
     public Uni<Response> giveBack(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
-            @Valid @NotNull BikeRequests.Return body) {
+            @Valid @NotNull BikeRequests.Return body, @Context Request request) {
         Caller caller = callers.current();
         limits.admit(caller);
         String customerId = caller.actingFor(body.customerId());
         if (idempotencyKey == null) {
-            return shownTo(caller, rentals.giveBack(bikeId, customerId, body.station()).map(BikeResource::ok));
+            return shownTo(caller, rentals.giveBack(bikeId, customerId, body.station(), seen(request)).map(BikeResource::ok));
         }
-        return shownTo(caller, rentals.giveBack(bikeId, customerId, body.station(), caller.scope(idempotencyKey))
+        return shownTo(caller, rentals.giveBack(bikeId, customerId, body.station(), seen(request), caller.scope(idempotencyKey))
                 .map(BikeResource::keyed));
     }
 
@@ -272,14 +287,19 @@ public class BikeResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "403", description = "FORBIDDEN: staff only",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "412", description = "STALE_VERSION: If-Match did not hold (the bike changed since); the current bike, nothing written",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @Parameter(name = HttpHeaders.IF_MATCH, in = ParameterIn.HEADER, required = false, schema = @Schema(type = SchemaType.STRING),
+            description = "Act only if the bike is still at this ETag (from GET, or the answer of the last change)")
     @RolesAllowed(Roles.STAFF)
     public Uni<Response> service(@PathParam("bikeId") @Identifier String bikeId,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
-            @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken) {
+            @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken, @Context Request request) {
         if (idempotencyKey == null) {
-            return rentals.service(bikeId, leaseToken).map(BikeResource::ok);
+            return rentals.service(bikeId, leaseToken, seen(request)).map(BikeResource::ok);
         }
-        return rentals.service(bikeId, leaseToken, callers.current().scope(idempotencyKey)).map(BikeResource::keyed);
+        return rentals.service(bikeId, leaseToken, seen(request), callers.current().scope(idempotencyKey))
+                .map(BikeResource::keyed);
     }
 
     @PATCH
@@ -389,6 +409,11 @@ public class BikeResource {
         if (ifMatch == null || ifMatch.isBlank()) {
             throw RentalProblems.preconditionRequired();
         }
+    }
+
+    /** The request's If-Match / If-None-Match, for the service to test on each bike it reads (JAX-RS evaluates). */
+    private static Predicate<String> seen(Request request) {
+        return tag -> request.evaluatePreconditions(new EntityTag(tag)) == null;
     }
 
     private static Bike precondition(Request request, Bike seen) {

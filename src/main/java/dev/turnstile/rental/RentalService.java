@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -103,17 +104,32 @@ public class RentalService {
         return bikes.page(station, status, limit, afterBikeId);
     }
 
-    public Uni<Bike> rent(String bikeId, String customerId, String leaseToken) {
-        return plain(bikeId, rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
+    /**
+     * {@code seen} is the client's precondition on the bike it acted on (If-Match), given the tag of each bike read:
+     * a bike changed since is 412 with the bike as it is now, decided before the rules and never retried. A keyed
+     * request that already happened replays its answer without asking it again: that write changed the tag.
+     */
+    public Uni<Bike> rent(String bikeId, String customerId, String leaseToken, Predicate<String> seen) {
+        return plain(bikeId, rentDecision(customerId, leaseToken, seen), this::rentTransacted, respecting(leaseToken));
     }
 
-    public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, String scopedKey) {
+    public Uni<KeyedAnswer> rent(String bikeId, String customerId, String leaseToken, Predicate<String> seen,
+            String scopedKey) {
         return keyed(bikeId, KeyedRequest.of(scopedKey, "rent", bikeId, customerId),
-                rentDecision(customerId, leaseToken), this::rentTransacted, respecting(leaseToken));
+                rentDecision(customerId, leaseToken, seen), this::rentTransacted, respecting(leaseToken));
     }
 
-    private Decision rentDecision(String customerId, String leaseToken) {
-        return (read, now) -> rules.rent(read, customerId, leaseToken, now);
+    private Decision rentDecision(String customerId, String leaseToken, Predicate<String> seen) {
+        return onlyIf(seen, (read, now) -> rules.rent(read, customerId, leaseToken, now));
+    }
+
+    private static Decision onlyIf(Predicate<String> seen, Decision decision) {
+        return (read, now) -> {
+            if (!seen.test(read.tag())) {
+                throw RentalProblems.staleVersion(read);
+            }
+            return decision.decide(read, now);
+        };
     }
 
     /** A write that no live lease but the one {@code leaseToken} opens may let through. */
@@ -149,30 +165,35 @@ public class RentalService {
                 .onFailure(BikeNotFound.class).transform(RentalProblems::answer);
     }
 
-    public Uni<Bike> giveBack(String bikeId, String customerId, String station) {
-        return plain(bikeId, returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
+    public Uni<Bike> giveBack(String bikeId, String customerId, String station, Predicate<String> seen) {
+        return plain(bikeId, returnDecision(customerId, station, seen), this::returnTransacted, this::returnWrite);
     }
 
-    public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, String scopedKey) {
+    public Uni<KeyedAnswer> giveBack(String bikeId, String customerId, String station, Predicate<String> seen,
+            String scopedKey) {
         return keyed(bikeId, KeyedRequest.of(scopedKey, "return", bikeId, customerId, station),
-                returnDecision(customerId, station), this::returnTransacted, this::returnWrite);
+                returnDecision(customerId, station, seen), this::returnTransacted, this::returnWrite);
     }
 
-    private Decision returnDecision(String customerId, String station) {
-        return (read, now) -> rules.giveBack(read, customerId, station);
+    private Decision returnDecision(String customerId, String station, Predicate<String> seen) {
+        return onlyIf(seen, (read, now) -> rules.giveBack(read, customerId, station));
     }
 
     private Uni<Bike> returnTransacted(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
         return transactions.giveBack(read, next, now, record);
     }
 
-    public Uni<Bike> service(String bikeId, String leaseToken) {
-        return plain(bikeId, (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
+    public Uni<Bike> service(String bikeId, String leaseToken, Predicate<String> seen) {
+        return plain(bikeId, serviceDecision(leaseToken, seen), null, respecting(leaseToken));
     }
 
-    public Uni<KeyedAnswer> service(String bikeId, String leaseToken, String scopedKey) {
-        return keyed(bikeId, KeyedRequest.of(scopedKey, "service", bikeId),
-                (read, now) -> rules.service(read, leaseToken, now), null, respecting(leaseToken));
+    public Uni<KeyedAnswer> service(String bikeId, String leaseToken, Predicate<String> seen, String scopedKey) {
+        return keyed(bikeId, KeyedRequest.of(scopedKey, "service", bikeId), serviceDecision(leaseToken, seen), null,
+                respecting(leaseToken));
+    }
+
+    private Decision serviceDecision(String leaseToken, Predicate<String> seen) {
+        return onlyIf(seen, (read, now) -> rules.service(read, leaseToken, now));
     }
 
     /** A person's edit of the version they saw: a conflict is theirs to resolve (412), never retried here. */

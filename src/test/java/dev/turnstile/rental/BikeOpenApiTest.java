@@ -28,9 +28,9 @@ class BikeOpenApiTest {
             "get /bikes/{bikeId}", Set.of("200", "304", "400", "401", "403", "404", "503"),
             "patch /bikes/{bikeId}", Set.of("200", "400", "401", "403", "404", "409", "412", "428", "503"),
             "delete /bikes/{bikeId}", Set.of("204", "400", "401", "403", "404", "409", "412", "428", "503"),
-            "post /bikes/{bikeId}/rent", Set.of("200", "400", "401", "403", "404", "409", "422", "429", "503"),
-            "post /bikes/{bikeId}/return", Set.of("200", "400", "401", "403", "404", "409", "422", "429", "503"),
-            "post /bikes/{bikeId}/service", Set.of("200", "400", "401", "403", "404", "409", "422", "503"),
+            "post /bikes/{bikeId}/rent", Set.of("200", "400", "401", "403", "404", "409", "412", "422", "429", "503"),
+            "post /bikes/{bikeId}/return", Set.of("200", "400", "401", "403", "404", "409", "412", "422", "429", "503"),
+            "post /bikes/{bikeId}/service", Set.of("200", "400", "401", "403", "404", "409", "412", "422", "503"),
             "post /bikes/{bikeId}/lease", Set.of("201", "400", "401", "403", "404", "409", "503"),
             "delete /bikes/{bikeId}/lease", Set.of("204", "400", "401", "403", "409", "503")));
 
@@ -60,6 +60,16 @@ class BikeOpenApiTest {
                 }
             });
         });
+    }
+
+    @Test
+    void rentReturnAndServiceDocumentIfMatch() {
+        for (String action : List.of("rent", "return", "service")) {
+            List<String> headers = Management.given().queryParam("format", "json").get("/q/openapi")
+                    .then().statusCode(200).extract().jsonPath()
+                    .getList("paths.'/bikes/{bikeId}/" + action + "'.post.parameters.findAll { it.in == 'header' }.name");
+            assertTrue(headers.contains("If-Match"), action + " documents If-Match: " + headers);
+        }
     }
 
     @Test
