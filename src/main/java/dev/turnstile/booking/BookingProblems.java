@@ -1,6 +1,7 @@
 package dev.turnstile.booking;
 
 import java.util.Map;
+import java.util.UUID;
 
 import dev.turnstile.problem.ProblemException;
 
@@ -45,7 +46,7 @@ public final class BookingProblems {
     }
 
     /** The passenger already holds a confirmed seat on this flight; the answer names that booking. */
-    static Rejected alreadyBooked(java.util.UUID existing) {
+    static Rejected alreadyBooked(UUID existing) {
         return new Rejected("ALREADY_BOOKED", "Already booked",
                 "This passenger already holds a confirmed seat on this flight: booking " + existing + ".",
                 Map.of("bookingId", existing.toString()));
@@ -56,7 +57,7 @@ public final class BookingProblems {
                 "Flight " + fare.flightId() + " has no fare class " + fare.fareClass() + ".");
     }
 
-    static ProblemException bookingNotFound(java.util.UUID bookingId) {
+    static ProblemException bookingNotFound(UUID bookingId) {
         return new ProblemException(404, "BOOKING_NOT_FOUND", "Booking not found", "There is no booking " + bookingId + ".");
     }
 
@@ -78,6 +79,12 @@ public final class BookingProblems {
         return new ProblemException(412, "STALE_VERSION", "Precondition failed", exists
                 ? "Fare " + fare.flightId() + "/" + fare.fareClass() + " does not meet the If-Match or If-None-Match sent (it changed since, or exists already); GET it and decide again."
                 : "Flight " + fare.flightId() + " has no fare class " + fare.fareClass() + " for If-Match to match.");
+    }
+
+    /** The booking is not in the state the client's If-Match names: cancelled or ticketed since it was read. */
+    static ProblemException staleBooking(UUID bookingId) {
+        return new ProblemException(412, "STALE_VERSION", "Precondition failed",
+                "Booking " + bookingId + " does not meet the If-Match sent (it was cancelled or ticketed since); GET it and decide again.");
     }
 
     static Busy lockNotAvailable(long retryAfterSeconds) {

@@ -69,7 +69,7 @@ public class BookingRepository {
      * to exists when the next statement (a new snapshot under READ COMMITTED) looks for it.
      */
     private static final String LOCK_FOR_CANCEL = """
-            SELECT b.flight_id, b.fare_class, b.passenger_id, b.shard, b.status, f.shards
+            SELECT b.flight_id, b.fare_class, b.passenger_id, b.shard, b.status, b.ticket_status, f.shards
             FROM bookings b JOIN fares f ON f.flight_id = b.flight_id AND f.fare_class = b.fare_class
             WHERE b.id = $1
             FOR NO KEY UPDATE OF b FOR KEY SHARE OF f""";
@@ -112,7 +112,7 @@ public class BookingRepository {
     }
 
     /** The booking a cancel targets, locked, with its fare's current shard count; null when there is none. */
-    public record CancelTarget(FareKey fare, String passengerId, int shard, String status, int shards) {
+    public record CancelTarget(FareKey fare, String passengerId, int shard, String status, String ticketStatus, int shards) {
     }
 
     /** Takes a seat on a shard the caller has locked (or reads under SERIALIZABLE). */
@@ -153,8 +153,7 @@ public class BookingRepository {
             }
             Row row = rows.iterator().next();
             return new CancelTarget(new FareKey(row.getString("flight_id"), row.getString("fare_class")), row.getString("passenger_id"),
-                    row.getInteger("shard"),
-                    row.getString("status"), row.getInteger("shards"));
+                    row.getInteger("shard"), row.getString("status"), row.getString("ticket_status"), row.getInteger("shards"));
         });
     }
 

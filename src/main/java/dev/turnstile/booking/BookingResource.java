@@ -1,6 +1,7 @@
 package dev.turnstile.booking;
 
 import java.util.UUID;
+import java.util.function.Predicate;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -15,9 +16,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -115,8 +121,10 @@ public class BookingResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "403", description = "FORBIDDEN: the token is neither customer nor staff",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The booking, with its ticket status",
+    @APIResponse(responseCode = "200", description = "The booking, with its ticket status, and its ETag (it moves on a cancel or a ticket issued)",
+            headers = @Header(name = HttpHeaders.ETAG, description = "For If-None-Match here and If-Match on DELETE", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
+    @APIResponse(responseCode = "304", description = "Not modified: If-None-Match names the current ETag")
     @APIResponse(responseCode = "400", description = "bookingId is not a UUID",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND: no such booking, or another customer's",
@@ -124,8 +132,13 @@ public class BookingResource {
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE or BUSY: retry after Retry-After",
             headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Uni<BookingView> booking(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId) {
-        return service.booking(UUID.fromString(bookingId), callers.current());
+    public Uni<Response> booking(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId,
+            @Context Request request) {
+        return service.booking(UUID.fromString(bookingId), callers.current()).map(view -> {
+            EntityTag tag = new EntityTag(view.entityTag());
+            Response.ResponseBuilder unchanged = request.evaluatePreconditions(tag);
+            return (unchanged != null ? unchanged : Response.ok(view)).tag(tag).build();
+        });
     }
 
     @DELETE
@@ -142,18 +155,25 @@ public class BookingResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND: no such booking, or another customer's",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "412", description = "STALE_VERSION: If-Match did not hold (cancelled or ticketed since); nothing changed",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "422", description = "IDEMPOTENCY_KEY_REUSED: the key was used for another request",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "STORE_UNAVAILABLE, BUSY or TIMEOUT: retry after Retry-After",
             headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @Parameter(name = HttpHeaders.IF_MATCH, in = ParameterIn.HEADER, required = false, schema = @Schema(type = SchemaType.STRING),
+            description = "Cancel only if the booking is still at this ETag (for example: not ticketed yet)")
     public Uni<Response> cancel(@PathParam("bookingId") @Pattern(regexp = BOOKING_ID) String bookingId,
-            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey) {
+            @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
+            @Context Request request) {
         Caller caller = callers.current();
+        // JAX-RS evaluates the request's preconditions; the service asks it with the tag it reads under its lock
+        Predicate<String> seen = tag -> request.evaluatePreconditions(new EntityTag(tag)) == null;
         if (idempotencyKey == null) {
-            return service.cancel(UUID.fromString(bookingId), caller).map(done -> Response.noContent().build());
+            return service.cancel(UUID.fromString(bookingId), caller, seen).map(done -> Response.noContent().build());
         }
-        return service.cancel(UUID.fromString(bookingId), caller, caller.scope(idempotencyKey)).map(keyed -> answer(keyed, 204));
+        return service.cancel(UUID.fromString(bookingId), caller, seen, caller.scope(idempotencyKey)).map(keyed -> answer(keyed, 204));
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -134,23 +135,30 @@ public class BookingService {
      * Cancels and gives the seat back; cancelling a cancelled booking changes nothing and succeeds. Another customer's
      * booking is answered as a missing one, and left as it is.
      */
-    public Uni<Void> cancel(UUID bookingId, Caller caller) {
-        return attempts.once(connection -> cancel(connection, bookingId, caller));
+    public Uni<Void> cancel(UUID bookingId, Caller caller, Predicate<String> seen) {
+        return attempts.once(connection -> cancel(connection, bookingId, caller, seen));
     }
 
-    /** As {@link #cancel(UUID, Caller)}, under an idempotency key (already in the caller's space). */
-    public Uni<Keyed<StoredAnswer>> cancel(UUID bookingId, Caller caller, String idempotencyKey) {
+    /**
+     * As {@link #cancel(UUID, Caller, Predicate)}, under an idempotency key (already in the caller's space). A replay
+     * answers as the first time without testing {@code seen} again: that cancel moved the tag.
+     */
+    public Uni<Keyed<StoredAnswer>> cancel(UUID bookingId, Caller caller, Predicate<String> seen, String idempotencyKey) {
         String fingerprint = Idempotency.fingerprintOf("cancel", bookingId);
         return attempts.once(connection -> keys.claim(connection, idempotencyKey, fingerprint).chain(claim -> claim == Claim.OWNED
-                ? cancel(connection, bookingId, caller).chain(() -> keys.done(connection, idempotencyKey, null))
+                ? cancel(connection, bookingId, caller, seen).chain(() -> keys.done(connection, idempotencyKey, null))
                         .map(Keyed::fresh)
                 : Uni.createFrom().item(replay(claim))));
     }
 
-    private Uni<Void> cancel(SqlConnection connection, UUID bookingId, Caller caller) {
+    /** {@code seen}: the client's If-Match, tested on the booking's tag under the cancel's lock. */
+    private Uni<Void> cancel(SqlConnection connection, UUID bookingId, Caller caller, Predicate<String> seen) {
         return bookings.lockForCancel(connection, bookingId).chain(target -> {
             if (target == null || !caller.mayRead(target.passengerId())) {
                 throw BookingProblems.bookingNotFound(bookingId);
+            }
+            if (!seen.test(BookingView.entityTag(target.status(), target.ticketStatus()))) {
+                throw BookingProblems.staleBooking(bookingId);
             }
             if (!CONFIRMED.equals(target.status())) {
                 return Uni.createFrom().voidItem();

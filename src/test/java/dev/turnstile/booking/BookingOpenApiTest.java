@@ -28,8 +28,8 @@ class BookingOpenApiTest {
             "/flights/{flightId}/fares/{fareClass}/bookings", Map.of(
                     "post", Set.of("201", "400", "401", "403", "404", "409", "422", "429", "503")),
             "/bookings/{bookingId}", Map.of(
-                    "get", Set.of("200", "400", "401", "403", "404", "503"),
-                    "delete", Set.of("204", "400", "401", "403", "404", "422", "503")));
+                    "get", Set.of("200", "304", "400", "401", "403", "404", "503"),
+                    "delete", Set.of("204", "400", "401", "403", "404", "412", "422", "503")));
 
     @Test
     void everyBookingOperationDocumentsItsStatusesWithTheProblemSchemaForErrors() {

@@ -1,0 +1,103 @@
+package dev.turnstile.booking;
+
+import static dev.turnstile.identity.Tokens.asStaff;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.notNullValue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * A booking has an ETag that moves when it is cancelled or ticketed, and DELETE evaluates If-Match (RFC 9110 13.1.1):
+ * an agent who cancels "the booking as I saw it" (say, before its ticket was issued) never cancels one that changed
+ * since. Without If-Match a cancel stays idempotent.
+ */
+@QuarkusTest
+class BookingPreconditionsTest {
+
+    private static final String FARE = "/flights/{flight}/fares/Y";
+
+    @Test
+    void aBookingAnswersWithAnEtagAnd304WhenUnchanged() {
+        String booking = book(fare(5), "bp-1");
+        String tag = ticketed(booking);
+
+        asStaff().header("If-None-Match", tag).get("/bookings/" + booking).then().statusCode(304);
+    }
+
+    @Test
+    void aCancelUnderAnEtagTheBookingNoLongerHasIsRefusedAndKeepsTheSeat() {
+        String flight = fare(5);
+        String booking = book(flight, "bp-2");
+        ticketed(booking);
+
+        asStaff().header("If-Match", "\"confirmed-not-this\"").delete("/bookings/" + booking)
+                .then().statusCode(412).contentType("application/problem+json").body("reason", is("STALE_VERSION"));
+
+        asStaff().get("/bookings/" + booking).then().body("status", is("CONFIRMED")).body("ticketStatus", is("ISSUED"));
+        asStaff().get(FARE, flight).then().body("seatsAvailable", is(4));
+    }
+
+    @Test
+    void twoAgentsCancelFromOneReadAndOnlyTheFirstIsApplied() {
+        String flight = fare(5);
+        String booking = book(flight, "bp-3");
+        String seen = ticketed(booking);
+
+        asStaff().header("If-Match", seen).delete("/bookings/" + booking).then().statusCode(204);
+        asStaff().header("If-Match", seen).delete("/bookings/" + booking).then().statusCode(412)
+                .body("reason", is("STALE_VERSION"));
+        asStaff().delete("/bookings/" + booking).then().statusCode(204);
+
+        asStaff().get("/bookings/" + booking).then().body("status", is("CANCELLED")).body("ticketStatus", is("VOID"));
+        asStaff().get(FARE, flight).then().body("seatsAvailable", is(5));
+    }
+
+    @Test
+    void aKeyedCancelRefusedByIfMatchFreesItsKey() {
+        String flight = fare(5);
+        String booking = book(flight, "bp-4");
+        ticketed(booking);
+        String key = "bp-key-" + UUID.randomUUID();
+
+        asStaff().header("If-Match", "\"confirmed-pending\"").header("Idempotency-Key", key).delete("/bookings/" + booking)
+                .then().statusCode(412);
+        asStaff().header("Idempotency-Key", key).delete("/bookings/" + booking).then().statusCode(204);
+
+        asStaff().get(FARE, flight).then().body("seatsAvailable", is(5));
+    }
+
+    private static String fare(int seats) {
+        String flight = "BP" + UUID.randomUUID().toString().substring(0, 8);
+        asStaff().contentType("application/json").body("{\"seats\":" + seats + "}").put(FARE, flight).then().statusCode(201);
+        return flight;
+    }
+
+    private static String book(String flight, String passenger) {
+        return asStaff().contentType("application/json").body("{\"passengerId\":\"" + passenger + "\"}")
+                .post(FARE + "/bookings", flight).then().statusCode(201).extract().path("bookingId");
+    }
+
+    /** Waits for the ticket workers to issue the booking's ticket; its ETag from then on, until a cancel. */
+    private static String ticketed(String booking) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
+        while (Instant.now().isBefore(deadline)) {
+            var answer = asStaff().get("/bookings/" + booking).then().statusCode(200).header("ETag", notNullValue()).extract();
+            if ("ISSUED".equals(answer.path("ticketStatus"))) {
+                return answer.header("ETag");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("booking " + booking + " was not ticketed within 10 s");
+    }
+}
