@@ -6,6 +6,11 @@ import static dev.turnstile.rental.RentalHttp.unique;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +52,25 @@ class RentPreconditionsTest {
                 .body("current.version", is(2)).body("current.note", is("saddle loose"));
 
         asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("version", is(2));
+    }
+
+    /** Eight kiosks rent the bike they all showed, at once, for eight customers: one rents it, seven hear 412. */
+    @Test
+    void concurrentRentsFromOneReadRentTheBikeOnce() {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        String seen = BikeApiTest.etag(bikeId);
+
+        List<CompletableFuture<Integer>> rents = IntStream.range(0, 8)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> asStaff().contentType(ContentType.JSON).header("If-Match", seen)
+                        .body(BikeApiTest.rentBody("kiosk-" + i)).post("/bikes/" + bikeId + "/rent").statusCode()))
+                .toList();
+        List<Integer> statuses = rents.stream().map(CompletableFuture::join).toList();
+
+        assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
+        assertEquals(7, statuses.stream().filter(s -> s == 412).count(), statuses.toString());
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("RENTED")).body("version", is(2))
+                .body("ridesSinceService", is(1));
     }
 
     @Test
