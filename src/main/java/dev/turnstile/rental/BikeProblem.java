@@ -12,20 +12,16 @@ import dev.turnstile.problem.ProblemException;
  */
 final class BikeProblem extends ProblemException {
 
-    private final int status;
-    private final String reason;
     private final String title;
     private final Bike current;
 
     BikeProblem(int status, String reason, String title, String detail, Bike current) {
         super(status, reason, title, detail, Map.of("current", current));
-        this.status = status;
-        this.reason = reason;
         this.title = title;
         this.current = current;
     }
 
     BikeProblem shownAs(UnaryOperator<Bike> view) {
-        return new BikeProblem(status, reason, title, getMessage(), view.apply(current));
+        return new BikeProblem(status(), reason(), title, getMessage(), view.apply(current));
     }
 }
