@@ -1,6 +1,7 @@
 package dev.turnstile.booking;
 
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -22,6 +23,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -74,9 +76,12 @@ public class BookingResource {
     @APIResponse(responseCode = "429", description = "TOO_MANY_ATTEMPTS: the account made too many booking attempts this second; retry after Retry-After",
             headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "201", description = "Booked",
-            headers = @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
-                    schema = @Schema(type = SchemaType.STRING)),
+    @APIResponse(responseCode = "201", description = "Booked; Location and ETag name the booking as GET shows it",
+            headers = {
+                    @Header(name = HttpHeaders.LOCATION, description = "The booking's URI", schema = @Schema(type = SchemaType.STRING)),
+                    @Header(name = HttpHeaders.ETAG, description = "For If-Match on DELETE", schema = @Schema(type = SchemaType.STRING)),
+                    @Header(name = Idempotency.REPLAYED_HEADER, description = "true on an answer replayed under an Idempotency-Key",
+                            schema = @Schema(type = SchemaType.STRING)) },
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
     @APIResponse(responseCode = "400", description = "Invalid path, body or Idempotency-Key, or a strategy that is unknown or not "
             + "allowed (errors[] names strategy, allowed lists the values)",
@@ -100,7 +105,7 @@ public class BookingResource {
                     schema = @Schema(type = SchemaType.STRING, enumeration = { "optimistic", "pessimistic", "nowait",
                             "atomic", "serializable", "sharded", "batched" })) Strategy strategy,
             @HeaderParam(Idempotency.HEADER) @Pattern(regexp = Idempotency.KEY_PATTERN, message = Idempotency.KEY_MESSAGE) String idempotencyKey,
-            @NotNull @Valid BookingRequest booking) {
+            @NotNull @Valid BookingRequest booking, @Context UriInfo uri) {
         Caller caller = callers.current();
         limits.admit(caller);
         // A customer's elite status is the token's; a body that claims it is ignored. Staff booking for a passenger
@@ -109,9 +114,14 @@ public class BookingResource {
         BookingCommand command = new BookingCommand(new FareKey(flightId, fareClass), strategy,
                 caller.actingFor(booking.passengerId()), elite);
         if (idempotencyKey == null) {
-            return service.book(command).map(view -> Response.status(201).entity(view).build());
+            return service.book(command).map(view -> created(uri, view.bookingId(), view.entityTag()).entity(view).build());
         }
-        return service.book(command, caller.scope(idempotencyKey)).map(keyed -> answer(keyed, 201));
+        return service.book(command, caller.scope(idempotencyKey)).map(keyed -> answer(keyed, stored -> {
+            JsonObject view = new JsonObject(stored);
+            return created(uri, view.getString("bookingId"),
+                    BookingView.entityTag(view.getString("status"), view.getString("ticketStatus")))
+                    .type(MediaType.APPLICATION_JSON).entity(stored);
+        }));
     }
 
     @GET
@@ -173,26 +183,31 @@ public class BookingResource {
         if (idempotencyKey == null) {
             return service.cancel(UUID.fromString(bookingId), caller, seen).map(done -> Response.noContent().build());
         }
-        return service.cancel(UUID.fromString(bookingId), caller, seen, caller.scope(idempotencyKey)).map(keyed -> answer(keyed, 204));
+        return service.cancel(UUID.fromString(bookingId), caller, seen, caller.scope(idempotencyKey))
+                .map(keyed -> answer(keyed, nothing -> Response.noContent()));
     }
 
     /**
-     * An answer under a key, first given or replayed: the stored bytes, with the operation's own status when it was
-     * done ({@code done}) or the status its problem document carries when it was refused.
+     * A new booking's answer names where it lives and its ETag, as GET does, so a client can read it or cancel it
+     * under If-Match without a read first. A replay names what the first answer named: its tag may be stale by now,
+     * and a conditional cancel with it then fails as it should.
      */
-    private static Response answer(Keyed<StoredAnswer> keyed, int done) {
+    private static Response.ResponseBuilder created(UriInfo uri, String bookingId, String entityTag) {
+        return Response.created(uri.getBaseUriBuilder().path("bookings").path(bookingId).build())
+                .tag(new EntityTag(entityTag));
+    }
+
+    /**
+     * An answer under a key, first given or replayed: the stored bytes, as {@code done} answers them when the
+     * operation was done, or with the status its problem document carries when it was refused.
+     */
+    private static Response answer(Keyed<StoredAnswer> keyed, Function<String, Response.ResponseBuilder> done) {
         boolean replayed = keyed instanceof Keyed.Replay;
         StoredAnswer answer = replayed ? ((Keyed.Replay<StoredAnswer>) keyed).stored()
                 : ((Keyed.Fresh<StoredAnswer>) keyed).value();
-        Response.ResponseBuilder response;
-        if (answer.refused()) {
-            response = Response.status(new JsonObject(answer.body()).getInteger("status")).type(Problem.MEDIA_TYPE)
-                    .entity(answer.body());
-        } else if (answer.body() == null) {
-            response = Response.status(done);
-        } else {
-            response = Response.status(done).type(MediaType.APPLICATION_JSON).entity(answer.body());
-        }
+        Response.ResponseBuilder response = answer.refused()
+                ? Response.status(new JsonObject(answer.body()).getInteger("status")).type(Problem.MEDIA_TYPE).entity(answer.body())
+                : done.apply(answer.body());
         return (replayed ? response.header(Idempotency.REPLAYED_HEADER, "true") : response).build();
     }
 }

@@ -53,6 +53,14 @@ class BookingOpenApiTest {
     }
 
     @Test
+    void aBookingMadeNamesItsLocationAndEtag() {
+        JsonObject created = new JsonObject(Management.given().get("/q/openapi?format=json").then().statusCode(200).extract().asString())
+                .getJsonObject("paths").getJsonObject("/flights/{flightId}/fares/{fareClass}/bookings").getJsonObject("post")
+                .getJsonObject("responses").getJsonObject("201");
+        assertEquals(new TreeSet<>(Set.of("Location", "ETag", "Idempotent-Replayed")), new TreeSet<>(created.getJsonObject("headers").fieldNames()));
+    }
+
+    @Test
     void theStrategyParameterListsEveryStrategy() {
         JsonObject post = new JsonObject(Management.given().get("/q/openapi?format=json").then().statusCode(200).extract().asString())
                 .getJsonObject("paths").getJsonObject("/flights/{flightId}/fares/{fareClass}/bookings").getJsonObject("post");

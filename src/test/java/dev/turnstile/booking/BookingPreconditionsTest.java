@@ -1,11 +1,14 @@
 package dev.turnstile.booking;
 
 import static dev.turnstile.identity.Tokens.asStaff;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.notNullValue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -70,6 +73,38 @@ class BookingPreconditionsTest {
         asStaff().header("Idempotency-Key", key).delete("/bookings/" + booking).then().statusCode(204);
 
         asStaff().get(FARE, flight).then().body("seatsAvailable", is(5));
+    }
+
+    @Test
+    void aNewBookingNamesWhereItLivesAndItsEtagUnderEveryStrategy() {
+        for (String strategy : List.of("pessimistic", "optimistic", "atomic", "sharded", "batched")) {
+            String flight = fare(5);
+            var created = asStaff().contentType("application/json").body("{\"passengerId\":\"bp-5\"}")
+                    .queryParam("strategy", strategy).post(FARE + "/bookings", flight)
+                    .then().statusCode(201).body("ticketStatus", is("PENDING")).extract();
+            String booking = created.path("bookingId");
+
+            assertThat(strategy, created.header("Location"), endsWith("/bookings/" + booking));
+            assertThat(strategy, created.header("ETag"), is("\"confirmed-pending\""));
+            asStaff().get(created.header("Location")).then().statusCode(200).body("bookingId", is(booking));
+        }
+    }
+
+    @Test
+    void aKeyedBookingAndItsReplayNameTheSameLocationAndEtag() {
+        String flight = fare(5);
+        String key = "bp-key-" + UUID.randomUUID();
+        var first = asStaff().contentType("application/json").header("Idempotency-Key", key).body("{\"passengerId\":\"bp-6\"}")
+                .post(FARE + "/bookings", flight).then().statusCode(201).extract();
+        var replay = asStaff().contentType("application/json").header("Idempotency-Key", key).body("{\"passengerId\":\"bp-6\"}")
+                .post(FARE + "/bookings", flight).then().statusCode(201).header("Idempotent-Replayed", "true").extract();
+
+        String booking = first.path("bookingId");
+        assertThat(first.header("Location"), endsWith("/bookings/" + booking));
+        assertThat(first.header("ETag"), is("\"confirmed-pending\""));
+        assertThat(replay.header("Location"), is(first.header("Location")));
+        assertThat(replay.header("ETag"), is(first.header("ETag")));
+        asStaff().get(first.header("Location")).then().statusCode(200).body("bookingId", is(booking));
     }
 
     private static String fare(int seats) {
