@@ -4,7 +4,10 @@
 # Turnstile runs the packaged JVM build (target/quarkus-app) in the prod profile with its documented defaults.
 # Usage (from the repository root): bench/side-by-side/run.sh      Env: ROUNDS=2, SHARED=../shared,
 #   JAVA_OPTS (default the README's: -Xmx96m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError)
-# Prints the folder with peer.txt, turnstile.txt, first-sale.txt, warmup.txt and compare.txt (../shared/bench/compare.py).
+# Prints the folder with peer.txt, turnstile.txt, first-sale.txt, warmup.txt, floor.txt and compare.txt
+# (../shared/bench/compare.py).
+# floor.txt: the sell-out against null-server.js, which does no work: the time to sold out that the load generator
+# itself needs (64 Python threads sharing the 2 cores), the floor under both servers' sell-out rows.
 # first-sale.txt: each round, the sell-out (pessimistic, then optimistic) run as the very first requests after the
 # server said ready, before run-all.sh, for both servers: the "first sale after a start" of issue 14.
 # Each server is measured warm, as issue 14's table was: after the first sale, one pass of run-all.sh whose results
@@ -87,6 +90,14 @@ for _ in $(seq 1 "${ROUNDS:-2}"); do
   start_turnstile; first_sale turnstile http://127.0.0.1:8082; warm_up turnstile http://127.0.0.1:8082
   LABEL=turnstile bash "$BENCH/run-all.sh" http://127.0.0.1:8082 >> "$OUT/turnstile.txt" 2>&1; stop_turnstile
 done
-cat "$OUT/first-sale.txt"
+node bench/side-by-side/null-server.js 8083 & NULL_SERVER=$!
+for _ in $(seq 50); do curl -s -o /dev/null http://127.0.0.1:8083/ && break; sleep 0.1; done
+for _ in $(seq 4); do
+  for s in pessimistic optimistic; do
+    echo "null-server $(bash "$BENCH/sellout.sh" http://127.0.0.1:8083 64 10 "$s" 2>&1 | grep '^sellout ')" >> "$OUT/floor.txt"
+  done
+done
+kill "$NULL_SERVER"
+cat "$OUT/first-sale.txt" "$OUT/floor.txt"
 python3 "$BENCH/compare.py" "$OUT/peer.txt" "$OUT/turnstile.txt" | tee "$OUT/compare.txt"
 echo "# results in $OUT"
