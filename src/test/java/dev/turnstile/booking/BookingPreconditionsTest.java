@@ -5,6 +5,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
 import java.net.URI;
 import java.time.Duration;
@@ -12,9 +13,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.idempotency.Idempotency;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * A booking has an ETag that moves when it is cancelled or ticketed, and DELETE evaluates If-Match (RFC 9110 13.1.1):
@@ -25,6 +32,9 @@ import io.quarkus.test.junit.QuarkusTest;
 class BookingPreconditionsTest {
 
     private static final String FARE = "/flights/{flight}/fares/Y";
+
+    @Inject
+    Pool pool;
 
     @Test
     void aBookingAnswersWithAnEtagAnd304WhenUnchanged() {
@@ -106,6 +116,31 @@ class BookingPreconditionsTest {
         assertThat(replay.header("Location"), is(first.header("Location")));
         assertThat(replay.header("ETag"), is(first.header("ETag")));
         asStaff().get(URI.create(first.header("Location")).getPath()).then().statusCode(200).body("bookingId", is(booking));
+    }
+
+    /**
+     * Answers stored before bookings had a ticket status (2026-12-03) live on under their keys for the keys' lifetime
+     * after an upgrade: their replay names the booking's Location but no ETag it cannot derive.
+     */
+    @Test
+    void aReplayOfAnAnswerStoredWithoutATicketStatusNamesItsLocationAndNoEtag() {
+        String flight = fare(5);
+        String key = "bp-key-" + UUID.randomUUID();
+        String booking = UUID.randomUUID().toString();
+        JsonObject stored = new JsonObject().put("bookingId", booking).put("flightId", flight).put("fareClass", "Y")
+                .put("passengerId", "bp-7").put("elite", false).put("status", "CONFIRMED");
+        pool.preparedQuery("INSERT INTO idempotency_keys (key, request_hash, status_code, refused, response_body, expires_at) "
+                + "VALUES ($1, $2, 201, false, $3, now() + interval '1 hour')")
+                .execute(Tuple.of("staff-test".length() + ":staff-test:" + key,
+                        Idempotency.fingerprintOf("book", flight, "Y", "pessimistic", "bp-7", false), stored))
+                .await().atMost(Duration.ofSeconds(10));
+
+        var replay = asStaff().contentType("application/json").header("Idempotency-Key", key).body("{\"passengerId\":\"bp-7\"}")
+                .queryParam("strategy", "pessimistic").post(FARE + "/bookings", flight)
+                .then().statusCode(201).header("Idempotent-Replayed", "true").body("bookingId", is(booking)).extract();
+
+        assertThat(replay.header("Location"), endsWith("/bookings/" + booking));
+        assertThat(replay.header("ETag"), is(nullValue()));
     }
 
     private static String fare(int seats) {
