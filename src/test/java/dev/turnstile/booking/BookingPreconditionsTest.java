@@ -118,6 +118,16 @@ class BookingPreconditionsTest {
         asStaff().get(URI.create(first.header("Location")).getPath()).then().statusCode(200).body("bookingId", is(booking));
     }
 
+    @Test
+    void behindAProxyANewBookingsLocationNamesTheAddressTheClientUsed() {
+        String flight = fare(5);
+        var created = asStaff().header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "api.example.com")
+                .contentType("application/json").body("{\"passengerId\":\"bp-8\"}").post(FARE + "/bookings", flight)
+                .then().statusCode(201).extract();
+
+        assertThat(created.header("Location"), is("https://api.example.com/bookings/" + created.path("bookingId")));
+    }
+
     /**
      * Answers stored before bookings had a ticket status (2026-12-03) live on under their keys for the keys' lifetime
      * after an upgrade: their replay names the booking's Location but no ETag it cannot derive.
