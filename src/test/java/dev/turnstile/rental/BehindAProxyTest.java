@@ -5,6 +5,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.URI;
 
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +36,48 @@ class BehindAProxyTest {
                 .queryParam("station", station).queryParam("limit", 1)
                 .get("/bikes").then().statusCode(200)
                 .header("Link", startsWith("<https://api.example.com/bikes?station=" + station + "&limit=1&cursor="));
+    }
+
+    /**
+     * An ingress that serves the API under a path (Traefik's StripPrefix, ingress-nginx's rewrite with its
+     * x-forwarded-prefix annotation) removes the prefix and names it in X-Forwarded-Prefix: the links name it again,
+     * and the routes stay where they are.
+     */
+    @Test
+    void underAPathPrefixTheLinksNameItAndTheRoutesStay() {
+        String station = RentalHttp.unique("s");
+        String bikeId = RentalHttp.unique("b");
+        asStaff().header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "api.example.com")
+                .header("X-Forwarded-Prefix", "/turnstile")
+                .contentType(ContentType.JSON).body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"" + station + "\"}")
+                .post("/bikes").then().statusCode(201)
+                .header("Location", is("https://api.example.com/turnstile/bikes/" + bikeId));
+        asStaff().contentType(ContentType.JSON).body("{\"bikeId\":\"" + RentalHttp.unique("b") + "\",\"station\":\"" + station + "\"}")
+                .post("/bikes").then().statusCode(201);
+
+        asStaff().header("X-Forwarded-Prefix", "/turnstile").get("/bikes/" + bikeId).then().statusCode(200);
+        asStaff().header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "api.example.com")
+                .header("X-Forwarded-Prefix", "/turnstile").queryParam("station", station).queryParam("limit", 1)
+                .get("/bikes").then().statusCode(200)
+                .header("Link", startsWith("<https://api.example.com/turnstile/bikes?station=" + station + "&limit=1&cursor="));
+    }
+
+    /** A prefix is a path: one that is not cannot make a link name another host. */
+    @Test
+    void aPrefixThatIsNotAPathNamesNoOtherHost() {
+        String authority = URI.create(createdAt(null)).getRawAuthority();
+        for (String prefix : new String[] { "@evil.example", "//evil.example", "evil.example", "/a?b#c" }) {
+            assertEquals(authority, URI.create(createdAt(prefix)).getRawAuthority(), prefix);
+        }
+    }
+
+    private static String createdAt(String prefix) {
+        var request = asStaff();
+        if (prefix != null) {
+            request.header("X-Forwarded-Prefix", prefix);
+        }
+        return request.contentType(ContentType.JSON).body("{\"bikeId\":\"" + RentalHttp.unique("b") + "\",\"station\":\"harbour\"}")
+                .post("/bikes").then().statusCode(201).extract().header("Location");
     }
 
     /**
