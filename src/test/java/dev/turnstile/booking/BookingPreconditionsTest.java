@@ -18,6 +18,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.turnstile.idempotency.Idempotency;
+import dev.turnstile.identity.Caller;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -141,7 +142,7 @@ class BookingPreconditionsTest {
                 .put("passengerId", "bp-7").put("elite", false).put("status", "CONFIRMED");
         pool.preparedQuery("INSERT INTO idempotency_keys (key, request_hash, status_code, refused, response_body, expires_at) "
                 + "VALUES ($1, $2, 201, false, $3, now() + interval '1 hour')")
-                .execute(Tuple.of("staff-test".length() + ":staff-test:" + key,
+                .execute(Tuple.of(new Caller("staff-test", true, false).scope(key),
                         Idempotency.fingerprintOf("book", flight, "Y", "pessimistic", "bp-7", false), stored))
                 .await().atMost(Duration.ofSeconds(10));
 
