@@ -1,5 +1,6 @@
 package dev.turnstile.rental;
 
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Singleton;
@@ -26,8 +27,14 @@ import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 @Unremovable
 public class DynamoDbCallMetrics implements ExecutionInterceptor {
 
-    private static final ExecutionAttribute<Long> STARTED = new ExecutionAttribute<>("turnstile.dynamodb.started");
-    private static final ExecutionAttribute<Integer> TRANSMISSIONS = new ExecutionAttribute<>("turnstile.dynamodb.transmissions");
+    /**
+     * Makes the attribute names unique to this load of the class. The SDK refuses a second attribute of a name it has
+     * seen for as long as its own classes live, and quarkus:dev loads this class again on every live reload while the
+     * SDK stays loaded: fixed names failed the first reload, and the app stayed down until quarkus:dev was restarted.
+     */
+    private static final String LOAD = UUID.randomUUID().toString();
+    private static final ExecutionAttribute<Long> STARTED = new ExecutionAttribute<>("turnstile.dynamodb.started." + LOAD);
+    private static final ExecutionAttribute<Integer> TRANSMISSIONS = new ExecutionAttribute<>("turnstile.dynamodb.transmissions." + LOAD);
 
     private final MeterRegistry registry;
 
