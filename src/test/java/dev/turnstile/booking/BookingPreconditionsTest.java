@@ -129,6 +129,18 @@ class BookingPreconditionsTest {
         assertThat(created.header("Location"), is("https://api.example.com/bookings/" + created.path("bookingId")));
     }
 
+    /** A proxy's headers that name no address, or another host, refuse the booking before a seat is taken. */
+    @Test
+    void behindAProxyForwardedHeadersThatNameNoAddressTakeNoSeat() {
+        String flight = fare(5);
+        String[][] refused = { { "X-Forwarded-Host", "a b" }, { "X-Forwarded-Proto", "1" }, { "X-Forwarded-Prefix", "//evil.example" } };
+        for (String[] header : refused) {
+            asStaff().header(header[0], header[1]).contentType("application/json").body("{\"passengerId\":\"bp-9\"}")
+                    .post(FARE + "/bookings", flight).then().statusCode(400).body("errors[0].field", is(header[0]));
+        }
+        asStaff().get(FARE, flight).then().statusCode(200).body("seatsAvailable", is(5)).body("booked", is(0));
+    }
+
     /**
      * Answers stored before bookings had a ticket status (2026-12-03) live on under their keys for the keys' lifetime
      * after an upgrade: their replay names the booking's Location but no ETag it cannot derive.
