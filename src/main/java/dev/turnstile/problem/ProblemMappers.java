@@ -29,6 +29,7 @@ import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * Every error leaves Turnstile as {@code application/problem+json}. Input errors name the field, so that a client
@@ -152,10 +153,15 @@ public class ProblemMappers {
         return known(new StoreUnavailable("DynamoDB", 1));
     }
 
+    /** Cancellation reasons of a TransactWriteItems that say an item's partition was throttled, not refused. */
+    private static final Set<String> TRANSACTION_THROTTLING = Set.of("ThrottlingError", "ProvisionedThroughputExceeded");
+
     @ServerExceptionMapper
     public Response awsService(AwsServiceException e) {
         if (e.isThrottlingException() || e.statusCode() >= 500 || (e.awsErrorDetails() != null
-                && DYNAMODB_THROTTLING.contains(e.awsErrorDetails().errorCode()))) {
+                && DYNAMODB_THROTTLING.contains(e.awsErrorDetails().errorCode()))
+                || (e instanceof TransactionCanceledException cancelled && cancelled.hasCancellationReasons()
+                        && cancelled.cancellationReasons().stream().anyMatch(reason -> TRANSACTION_THROTTLING.contains(reason.code())))) {
             LOG.warnf("DynamoDB throttling or unavailable: %s", e.getMessage());
             return known(new StoreUnavailable("DynamoDB", 1));
         }

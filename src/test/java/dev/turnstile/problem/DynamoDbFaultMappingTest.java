@@ -2,6 +2,7 @@ package dev.turnstile.problem;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Arrays;
 import java.util.List;
 
 import jakarta.ws.rs.core.Response;
@@ -12,9 +13,11 @@ import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** DynamoDB's transient faults answer 503 STORE_UNAVAILABLE with Retry-After; anything else stays a 500. */
 class DynamoDbFaultMappingTest {
@@ -41,6 +44,21 @@ class DynamoDbFaultMappingTest {
                 .awsErrorDetails(details("ThrottlingException")).build()));
         assertUnavailable(mappers.awsService(DynamoDbException.builder().statusCode(500)
                 .awsErrorDetails(details("InternalServerError")).build()));
+    }
+
+    /** A transaction DynamoDB cancelled because an item's partition was throttled is as transient as a throttled write. */
+    @Test
+    void aTransactionCancelledByThrottlingIs503() {
+        assertUnavailable(mappers.awsService(cancelled("ThrottlingError", "None", "None")));
+        assertUnavailable(mappers.awsService(cancelled("None", "ProvisionedThroughputExceeded", "None")));
+        assertEquals(500, mappers.awsService(cancelled("ValidationError", "None", "None")).getStatus());
+    }
+
+    private static TransactionCanceledException cancelled(String... codes) {
+        return TransactionCanceledException.builder().statusCode(400)
+                .awsErrorDetails(details("TransactionCanceledException"))
+                .cancellationReasons(Arrays.stream(codes).map(code -> CancellationReason.builder().code(code).build()).toList())
+                .build();
     }
 
     @Test
