@@ -138,6 +138,8 @@ public class BookingResource {
             headers = @Header(name = HttpHeaders.ETAG, description = "For If-None-Match here and If-Match on DELETE", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BookingView.class)))
     @APIResponse(responseCode = "304", description = "Not modified: If-None-Match names the current ETag")
+    @APIResponse(responseCode = "412", description = "STALE_VERSION: If-Match was sent and does not name the current ETag",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "400", description = "bookingId is not a UUID",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "BOOKING_NOT_FOUND: no such booking, or another customer's",

@@ -105,6 +105,8 @@ public class BikeResource {
     @APIResponse(responseCode = "200", description = "The bike, with its ETag",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Bike.class)))
     @APIResponse(responseCode = "304", description = "If-None-Match names the current ETag")
+    @APIResponse(responseCode = "412", description = "STALE_VERSION: If-Match was sent and does not name the current ETag",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "400", description = "INVALID_REQUEST",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "BIKE_NOT_FOUND",

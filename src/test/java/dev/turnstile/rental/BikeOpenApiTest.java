@@ -25,7 +25,7 @@ class BikeOpenApiTest {
     private static final Map<String, Set<String>> STATUSES = new TreeMap<>(Map.of(
             "post /bikes", Set.of("201", "400", "401", "403", "409", "503"),
             "get /bikes", Set.of("200", "400", "401", "403", "503"),
-            "get /bikes/{bikeId}", Set.of("200", "304", "400", "401", "403", "404", "503"),
+            "get /bikes/{bikeId}", Set.of("200", "304", "400", "401", "403", "404", "412", "503"),
             "patch /bikes/{bikeId}", Set.of("200", "400", "401", "403", "404", "409", "412", "428", "503"),
             "delete /bikes/{bikeId}", Set.of("204", "400", "401", "403", "404", "409", "412", "428", "503"),
             "post /bikes/{bikeId}/rent", Set.of("200", "400", "401", "403", "404", "409", "412", "422", "429", "503"),
