@@ -45,13 +45,15 @@ public class BookingRepository {
     /**
      * The rule inside the statement. On a single-row fare the reserve is checked on the row itself, which PostgreSQL
      * re-evaluates against the newest row version after waiting for a concurrent writer, so it is exact. On a
-     * sharded fare it needs the sum over the other rows, which nothing locks: see docs/booking.md on write skew.
+     * sharded fare it needs the sum over the other rows, which nothing locks: see docs/booking.md on write skew. The
+     * fare row is not re-read after such a wait: a row a reset rewrote meanwhile carries a newer fare revision than
+     * the fare row this statement sees, takes nothing, and the fall-over decides on a fresh read.
      */
     private static final String TAKE_SEAT_ATOMICALLY = TAKE.formatted("""
             UPDATE flight_inventory i SET seats_available = i.seats_available - 1, version = i.version + 1
                 FROM fares f
                 WHERE f.flight_id = $1 AND f.fare_class = $2 AND i.flight_id = $1 AND i.fare_class = $2
-                  AND i.shard = $3 % f.shards AND i.seats_available > 0
+                  AND i.shard = $3 % f.shards AND i.seats_available > 0 AND i.fare_revision = f.revision
                   AND ($5 OR f.elite_reserve = 0
                        OR (CASE WHEN f.shards = 1 THEN i.seats_available
                            ELSE (SELECT sum(s.seats_available) FROM flight_inventory s

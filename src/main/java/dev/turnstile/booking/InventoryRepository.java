@@ -6,6 +6,7 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.turnstile.booking.BookingProblems.RetryableConflict;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -31,8 +32,13 @@ public class InventoryRepository {
         }
     }
 
+    /**
+     * A statement that waited for a shard row a reset held sees that row as the reset left it but the fare row, which
+     * it does not lock, and the shard rows the reset added, as they were when it began: the row's fare revision then
+     * differs from the fare's, and {@link #read} answers a retryable conflict rather than a fare that never was.
+     */
     private static final String READ = """
-            SELECT f.seats_total, f.elite_reserve, f.shards, f.revision, i.shard, i.seats_available, i.version
+            SELECT f.seats_total, f.elite_reserve, f.shards, f.revision, i.shard, i.seats_available, i.version, i.fare_revision
             FROM fares f JOIN flight_inventory i ON i.flight_id = f.flight_id AND i.fare_class = f.fare_class
             WHERE f.flight_id = $1 AND f.fare_class = $2 ORDER BY i.shard""";
     /** As READ plus the confirmed count, in one statement: one snapshot, so the figures add up under any load. */
@@ -52,13 +58,14 @@ public class InventoryRepository {
     private static final String LOCK_FARE = "SELECT revision FROM fares WHERE flight_id = $1 AND fare_class = $2 FOR UPDATE";
     private static final String DROP_SHARDS = "DELETE FROM flight_inventory WHERE flight_id = $1 AND fare_class = $2 AND shard >= $3";
     private static final String PUT_SHARDS = """
-            INSERT INTO flight_inventory AS i (flight_id, fare_class, shard, seats_available)
-            SELECT $1, $2, s - 1, seats FROM unnest($3::int[]) WITH ORDINALITY AS u(seats, s)
+            INSERT INTO flight_inventory AS i (flight_id, fare_class, shard, seats_available, fare_revision)
+            SELECT $1, $2, s - 1, seats, $4 FROM unnest($3::int[]) WITH ORDINALITY AS u(seats, s)
             ON CONFLICT (flight_id, fare_class, shard)
-            DO UPDATE SET seats_available = EXCLUDED.seats_available, version = i.version + 1""";
+            DO UPDATE SET seats_available = EXCLUDED.seats_available, version = i.version + 1,
+                          fare_revision = EXCLUDED.fare_revision""";
     private static final String UPDATE_FARE = """
             UPDATE fares SET seats_total = $3, elite_reserve = $4, shards = $5, revision = revision + 1
-            WHERE flight_id = $1 AND fare_class = $2""";
+            WHERE flight_id = $1 AND fare_class = $2 RETURNING revision""";
     private static final String AUDIT = """
             SELECT f.seats_total, f.elite_reserve,
                    array(SELECT i.seats_available FROM flight_inventory i
@@ -83,7 +90,14 @@ public class InventoryRepository {
     /** The fare with all its shard rows, or null when there is no such fare. */
     public Uni<FareState> read(SqlClient client, FareKey fare, Lock lock) {
         return client.preparedQuery(READ + lock.clause).execute(Tuple.of(fare.flightId(), fare.fareClass()))
-                .map(rows -> toState(fare, rows));
+                .map(rows -> {
+                    for (Row row : rows) {
+                        if (row.getLong("fare_revision") != row.getLong("revision")) {
+                            throw new RetryableConflict("the fare was reset while its shard rows were awaited");
+                        }
+                    }
+                    return toState(fare, rows);
+                });
     }
 
     /** A fare with its confirmed bookings, as of one snapshot. */
@@ -104,7 +118,7 @@ public class InventoryRepository {
                 .execute(Tuple.of(fare.flightId(), fare.fareClass(), seats, eliteReserve, shardSeats.length))
                 .chain(created -> created.size() == 0
                         ? Uni.createFrom().item(false)
-                        : putShards(connection, fare, shardSeats).replaceWith(true));
+                        : putShards(connection, fare, shardSeats, created.iterator().next().getLong("revision")).replaceWith(true));
     }
 
     /** Locks the fare row, so that two resets of one fare run one after the other. */
@@ -116,10 +130,9 @@ public class InventoryRepository {
     public Uni<Void> reset(SqlConnection connection, FareKey fare, int seats, int eliteReserve,
             int[] shardSeats) {
         return connection.preparedQuery(DROP_SHARDS).execute(Tuple.of(fare.flightId(), fare.fareClass(), shardSeats.length))
-                .chain(() -> putShards(connection, fare, shardSeats))
                 .chain(() -> connection.preparedQuery(UPDATE_FARE)
                         .execute(Tuple.of(fare.flightId(), fare.fareClass(), seats, eliteReserve, shardSeats.length)))
-                .replaceWithVoid();
+                .chain(updated -> putShards(connection, fare, shardSeats, updated.iterator().next().getLong("revision")));
     }
 
     /** One statement, so one snapshot: the figures are consistent with each other even under load. Null if unknown. */
@@ -139,9 +152,10 @@ public class InventoryRepository {
         });
     }
 
-    private Uni<Void> putShards(SqlConnection connection, FareKey fare, int[] shardSeats) {
+    /** Writes every shard row under the fare's revision {@code revision}, so a waiting booking can tell it changed. */
+    private Uni<Void> putShards(SqlConnection connection, FareKey fare, int[] shardSeats, long revision) {
         Integer[] seats = Arrays.stream(shardSeats).boxed().toArray(Integer[]::new);
-        return connection.preparedQuery(PUT_SHARDS).execute(Tuple.of(fare.flightId(), fare.fareClass(), seats)).replaceWithVoid();
+        return connection.preparedQuery(PUT_SHARDS).execute(Tuple.of(fare.flightId(), fare.fareClass(), seats, revision)).replaceWithVoid();
     }
 
     private static FareState toState(FareKey fare, RowSet<Row> rows) {
