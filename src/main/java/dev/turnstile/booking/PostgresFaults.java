@@ -22,10 +22,13 @@ import io.vertx.sqlclient.ClosedConnectionException;
 final class PostgresFaults {
 
     /**
-     * SQL states of a server that is going away or not there yet: connection exceptions (class 08), admin/crash
-     * shutdown and "the database system is starting up" (57P01-57P03), too many connections (53300).
+     * SQL states of a server that is going away, not there yet, or unable to take writes for now: connection
+     * exceptions (class 08), admin/crash shutdown and "the database system is starting up" (57P01-57P03), too many
+     * connections (53300), out of resources, disk or memory (53000, 53100, 53200), and a read-only transaction
+     * (25006), which is what a failover's old writer or a standby answers until the pool reaches the new writer.
      */
-    private static final Set<String> UNAVAILABLE_STATES = Set.of("57P01", "57P02", "57P03", "53300");
+    private static final Set<String> UNAVAILABLE_STATES = Set.of("57P01", "57P02", "57P03", "53300", "53000", "53100",
+            "53200", "25006");
     /** Followed by ", current status: CLOSED" (or another status) in vertx-sql-client 4.5. */
     private static final String CONNECTION_NOT_ACTIVE = "Connection is not active now";
     /** The pool's acquire timeout, as the pool ({@code PoolImpl}) and its queue ({@code SqlConnectionPool}) word it. */
