@@ -20,16 +20,24 @@ public class LeaseService {
         this.bikes = bikes;
     }
 
-    /** A live lease (anyone's) refuses the request with its holder and expiry; a bike changed meanwhile is a conflict. */
+    /**
+     * A live lease (anyone's) refuses the request with its holder and expiry; a bike changed meanwhile is a conflict.
+     * A live lease with this request's own token is this request's: the AWS SDK sends a write again when its answer
+     * was lost, and the resend fails its condition on the lease the first one wrote. Refused, that lease would have
+     * blocked the bike until it expired, its token known to nobody.
+     */
     public Uni<Lease> acquire(String bikeId, String holder, int ttlSeconds) {
         Instant now = Instant.now();
-        return bikes.acquireLease(new Lease(bikeId, holder, UUID.randomUUID().toString(),
-                Lease.expiry(now, ttlSeconds)), now)
-                .onFailure(VersionConflict.class).transform(failure -> {
+        Lease lease = new Lease(bikeId, holder, UUID.randomUUID().toString(), Lease.expiry(now, ttlSeconds));
+        return bikes.acquireLease(lease, now)
+                .onFailure(VersionConflict.class).recoverWithUni(failure -> {
                     Bike current = ((VersionConflict) failure).current().orElseThrow();
-                    return current.leasedAgainst(null, now)
+                    if (lease.token().equals(current.leaseToken())) {
+                        return Uni.createFrom().item(lease);
+                    }
+                    return Uni.createFrom().failure(current.leasedAgainst(null, now)
                             ? RentalProblems.leased(current.bikeId(), current.leaseHolder(), current.leaseExpiresAt())
-                            : failure;
+                            : failure);
                 })
                 .onFailure().transform(RentalProblems::answer);
     }

@@ -1,5 +1,6 @@
 package dev.turnstile.rental;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,7 +17,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /**
  * The real repository, with two test-only abilities: it counts the service's reads per bike, and for bikes a test
  * marks as contended it lets a real concurrent writer (a raw UpdateItem on the same dynalite) bump the version right
- * after each read, so the service's conditional write must fail. No mock: every read and write is real.
+ * after each read, so the service's conditional write must fail; and for bikes a test marks as resent it sends a
+ * lease write twice, as the AWS SDK does when the first answer is lost on the way back (a dropped connection, an
+ * attempt timeout), and hands the service the second answer. No mock: every read and write is real.
  */
 @Alternative
 @Priority(1)
@@ -28,6 +31,7 @@ public class ContendedBikeRepository extends BikeRepository {
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> interferences = new ConcurrentHashMap<>();
     private final Map<String, String> lastWriterRents = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> resent = new ConcurrentHashMap<>();
 
     ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
         super(dynamo, tables);
@@ -44,6 +48,19 @@ public class ContendedBikeRepository extends BikeRepository {
     void contendAndRentTo(String bikeId, int times, String customerId) {
         lastWriterRents.put(bikeId, customerId);
         contend(bikeId, times);
+    }
+
+    /** The next lease write on {@code bikeId} is applied, its answer lost, and sent again. */
+    void resendNextLease(String bikeId) {
+        resent.put(bikeId, true);
+    }
+
+    @Override
+    public Uni<Lease> acquireLease(Lease lease, Instant now) {
+        if (resent.remove(lease.bikeId()) == null) {
+            return super.acquireLease(lease, now);
+        }
+        return super.acquireLease(lease, now).chain(applied -> super.acquireLease(lease, now));
     }
 
     int reads(String bikeId) {

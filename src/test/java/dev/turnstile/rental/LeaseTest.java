@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +28,9 @@ import io.restassured.response.Response;
 /** Workshop leases: exclusive until expiry (without any TTL sweeper: dynalite has none), released only by token. */
 @QuarkusTest
 class LeaseTest {
+
+    @Inject
+    ContendedBikeRepository repository;
 
     private static Response lease(String bikeId, String holder, int ttlSeconds) {
         return asStaff().contentType(ContentType.JSON)
@@ -71,6 +76,23 @@ class LeaseTest {
         asStaff().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(204);
         lease(bikeId, "workshop-b", 60).then().statusCode(201).body("holder", is("workshop-b"));
         asStaff().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(409);
+    }
+
+    /**
+     * The SDK sends a write again when its answer was lost; the lease is then in the bike and the resend fails its
+     * condition on it. That lease is the caller's: refusing it (409 LEASED, holder the caller) left a lease whose token
+     * nobody had, so the bike could not be rented, serviced, edited, deleted or released until it expired.
+     */
+    @Test
+    void aLeaseWriteSentTwiceIsTheCallersLease() {
+        String bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 0);
+        repository.resendNextLease(bikeId);
+
+        String token = lease(bikeId, "workshop-a", 600).then().statusCode(201).body("holder", is("workshop-a"))
+                .extract().path("token");
+        asStaff().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(204);
+        lease(bikeId, "workshop-b", 60).then().statusCode(201);
     }
 
     @Test
