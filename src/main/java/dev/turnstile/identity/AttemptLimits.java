@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import dev.turnstile.problem.ProblemException;
 
@@ -25,8 +26,13 @@ public class AttemptLimits {
     private final Map<String, Window> windows = new ConcurrentHashMap<>();
     private final int perSecond;
 
+    @Inject
     AttemptLimits(IdentityConfig config) {
-        this.perSecond = config.attemptsPerSecond();
+        this(config.attemptsPerSecond());
+    }
+
+    AttemptLimits(int perSecond) {
+        this.perSecond = perSecond;
     }
 
     /** Counts one attempt of the caller; refuses it with 429 TOO_MANY_ATTEMPTS when their second is used up. */
@@ -34,12 +40,19 @@ public class AttemptLimits {
         if (perSecond == 0 || caller.staff()) {
             return;
         }
-        long second = System.currentTimeMillis() / 1000;
+        admit(caller, System.currentTimeMillis() / 1000);
+    }
+
+    /**
+     * An attempt that read the clock before a boundary but counts itself after an attempt of the next second counts
+     * in that newer window: replacing it would start the newer second's count again.
+     */
+    void admit(Caller caller, long second) {
         if (windows.size() > TRACKED) {
             windows.values().removeIf(window -> window.second() < second);
         }
         Window window = windows.merge(caller.subject(), new Window(second, 1),
-                (old, first) -> old.second() == second ? new Window(second, old.attempts() + 1) : first);
+                (old, first) -> old.second() >= second ? new Window(old.second(), old.attempts() + 1) : first);
         if (window.attempts() > perSecond) {
             throw new ProblemException(429, "TOO_MANY_ATTEMPTS", "Too many attempts",
                     "At most " + perSecond + " booking or renting attempts per second per account", Map.of(), 1);
