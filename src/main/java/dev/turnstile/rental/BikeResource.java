@@ -208,6 +208,8 @@ public class BikeResource {
             @HeaderParam(LEASE_TOKEN) @Size(max = 64) String leaseToken,
             @HeaderParam(HttpHeaders.IF_MATCH)
             @Parameter(description = "Rent only if the bike is still at this ETag (not with mode=condition)") String ifMatch,
+            @HeaderParam(HttpHeaders.IF_NONE_MATCH)
+            @Parameter(description = "Rent only if the bike is no longer at this ETag (not with mode=condition)") String ifNoneMatch,
             @Valid @NotNull BikeRequests.Rent body, @Context Request request) {
         Caller caller = callers.current();
         limits.admit(caller);
@@ -220,6 +222,9 @@ public class BikeResource {
             }
             if (ifMatch != null) {
                 throw ProblemException.invalid(HttpHeaders.IF_MATCH, "cannot be combined with mode=condition");
+            }
+            if (ifNoneMatch != null) {
+                throw ProblemException.invalid(HttpHeaders.IF_NONE_MATCH, "cannot be combined with mode=condition");
             }
             return shownTo(caller, rentals.rentByCondition(bikeId, customerId, leaseToken).map(BikeResource::ok));
         }
