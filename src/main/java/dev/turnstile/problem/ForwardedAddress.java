@@ -3,7 +3,6 @@ package dev.turnstile.problem;
 import java.net.URI;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 
@@ -32,7 +31,7 @@ public class ForwardedAddress {
         try {
             address = request.getUriInfo().getRequestUri();
         } catch (RuntimeException notAnAddress) {
-            throw ProblemException.invalid(named(sent.isEmpty() ? List.of(PREFIX) : sent), "do not name an address");
+            throw ProblemException.invalid(String.join(", ", sent.isEmpty() ? List.of(PREFIX) : sent), "do not name an address");
         }
         if (prefixed) {
             URI base = request.getUriInfo().getBaseUri();
@@ -42,9 +41,5 @@ public class ForwardedAddress {
                 throw ProblemException.invalid(PREFIX, "must be a path");
             }
         }
-    }
-
-    private static String named(List<String> headers) {
-        return headers.stream().collect(Collectors.joining(", "));
     }
 }

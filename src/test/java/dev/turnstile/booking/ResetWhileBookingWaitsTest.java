@@ -16,9 +16,11 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.turnstile.LambdaMode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
@@ -29,7 +31,8 @@ import io.restassured.response.Response;
  * raised the elite reserve to every seat let a waiting non-elite booking take a reserved seat.
  *
  * <p>The order is made with a transaction of the test's own that holds the shard row: the reset queues behind it,
- * then the booking behind the reset; each is seen waiting in pg_stat_activity before the next is sent.
+ * then the booking behind the reset; each is seen waiting in pg_stat_activity before the next is sent. Skipped under
+ * -Plambda, whose mock event server hands the app the booking only once the reset has answered.
  */
 @QuarkusTest
 class ResetWhileBookingWaitsTest {
@@ -39,6 +42,7 @@ class ResetWhileBookingWaitsTest {
     @ParameterizedTest
     @ValueSource(strings = { "pessimistic", "atomic", "batched" })
     void aBookingThatWaitedForAResetDecidesOnTheResetFare(String strategy) throws Exception {
+        Assumptions.assumeFalse(LambdaMode.active(), LambdaMode.NO_OVERLAP);
         String flight = "WAIT-" + strategy + "-" + UUID.randomUUID();
         String fare = "/flights/" + flight + "/fares/Y";
         asStaff().contentType("application/json").body("{\"seats\":5}").put(fare).then().statusCode(201);
