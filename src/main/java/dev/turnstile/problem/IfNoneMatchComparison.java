@@ -20,6 +20,9 @@ public class IfNoneMatchComparison {
 
     @ServerRequestFilter(preMatching = true)
     public void compareWeakly(HttpServerRequest request) {
+        if (!request.headers().contains(HttpHeaders.IF_NONE_MATCH)) {
+            return;
+        }
         List<String> values = request.headers().getAll(HttpHeaders.IF_NONE_MATCH);
         if (values.stream().anyMatch(value -> value.contains("W/"))) {
             request.headers().set(HttpHeaders.IF_NONE_MATCH, values.stream().map(IfNoneMatchComparison::withoutWeakMarks).toList());

@@ -2,6 +2,7 @@ package dev.turnstile.rental;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -31,7 +32,7 @@ public class ContendedBikeRepository extends BikeRepository {
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> interferences = new ConcurrentHashMap<>();
     private final Map<String, String> lastWriterRents = new ConcurrentHashMap<>();
-    private final Map<String, Boolean> resent = new ConcurrentHashMap<>();
+    private final Set<String> resent = ConcurrentHashMap.newKeySet();
 
     ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
         super(dynamo, tables);
@@ -52,12 +53,12 @@ public class ContendedBikeRepository extends BikeRepository {
 
     /** The next lease write on {@code bikeId} is applied, its answer lost, and sent again. */
     void resendNextLease(String bikeId) {
-        resent.put(bikeId, true);
+        resent.add(bikeId);
     }
 
     @Override
     public Uni<Lease> acquireLease(Lease lease, Instant now) {
-        if (resent.remove(lease.bikeId()) == null) {
+        if (!resent.remove(lease.bikeId())) {
             return super.acquireLease(lease, now);
         }
         return super.acquireLease(lease, now).chain(applied -> super.acquireLease(lease, now));
