@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -21,7 +22,27 @@ final class BikeItems {
     static final Map<String, String> VERSION_AND_STATUS_NAMES = Map.of("#version", "version", "#status", "status");
     static final Map<String, String> STATUS_NAME = Map.of("#status", "status");
 
+    /**
+     * The stamp of the plain write that made the item as it is: every single-item write sets it to an id of its own
+     * ({@link #newWriteId}). The AWS SDK sends a write again, unchanged, when the first answer is lost (a dropped
+     * connection, an attempt timeout, a 500 after the commit); the resend then fails its condition on what the first
+     * send wrote, and only the stamp tells that apart from another writer's change. Transactions need none: DynamoDB
+     * recognises their resends by the client request token.
+     */
+    static final String WRITE_ID = "writeId";
+
     private BikeItems() {
+    }
+
+    /** Unique enough among the writes on one item within the SDK's resend window; not a secret. */
+    static String newWriteId() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong());
+    }
+
+    /** Whether {@code item} is as the write stamped {@code writeId} left it. */
+    static boolean writtenBy(Map<String, AttributeValue> item, String writeId) {
+        AttributeValue stamp = item.get(WRITE_ID);
+        return stamp != null && writeId.equals(stamp.s());
     }
 
     /** {@code values} with {@code :expected}, the version {@link #VERSION_MATCHES} compares with. */

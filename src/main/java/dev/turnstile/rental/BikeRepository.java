@@ -4,12 +4,15 @@ import static dev.turnstile.rental.BikeItems.KEY;
 import static dev.turnstile.rental.BikeItems.VERSION_AND_STATUS_NAMES;
 import static dev.turnstile.rental.BikeItems.VERSION_MATCHES;
 import static dev.turnstile.rental.BikeItems.VERSION_NAME;
+import static dev.turnstile.rental.BikeItems.WRITE_ID;
 import static dev.turnstile.rental.BikeItems.expecting;
 import static dev.turnstile.rental.BikeItems.fromItem;
 import static dev.turnstile.rental.BikeItems.key;
 import static dev.turnstile.rental.BikeItems.number;
 import static dev.turnstile.rental.BikeItems.toItem;
+import static dev.turnstile.rental.BikeItems.newWriteId;
 import static dev.turnstile.rental.BikeItems.unleased;
+import static dev.turnstile.rental.BikeItems.writtenBy;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -32,12 +35,12 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * Bikes in DynamoDB, every write conditional. A failed version condition becomes {@link VersionConflict} carrying the
- * current bike where DynamoDB returns it (ReturnValuesOnConditionCheckFailure=ALL_OLD; dynalite accepts the parameter
- * but never returns the item). A bike save does not read it otherwise: its conflicts are mostly retried, and each
- * retry reads anyway ({@link #knowingCurrent} reads it for an answer that shows it). Delete and the condition-only
- * writes, whose callers always answer with the current bike, read it when the store did not return it. A missing bike is
- * {@link BikeNotFound}. It says what the store did, never what the client hears: that is the service's.
+ * Bikes in DynamoDB, every write conditional. A failed condition is looked at in the item as it is now: as DynamoDB
+ * returns it (ReturnValuesOnConditionCheckFailure=ALL_OLD), or with one consistent read where the store does not
+ * (dynalite accepts the parameter but never returns the item). When that item carries the write's own stamp
+ * ({@link BikeItems#WRITE_ID}) the write was applied by an earlier send of the same request, and it succeeds;
+ * otherwise it becomes {@link VersionConflict} with the current bike. A missing bike is {@link BikeNotFound}. It says
+ * what the store did, never what the client hears: that is the service's.
  */
 @Singleton
 public class BikeRepository {
@@ -67,13 +70,17 @@ public class BikeRepository {
     }
 
     private Uni<Bike> consistentRead(String bikeId) {
+        return consistentItem(bikeId).map(BikeItems::fromItem);
+    }
+
+    private Uni<Map<String, AttributeValue>> consistentItem(String bikeId) {
         return StoreCalls.call(() -> dynamo.getItem(GetItemRequest.builder()
                         .tableName(table).key(key(bikeId)).consistentRead(true).build()))
                 .map(response -> {
                     if (!response.hasItem() || response.item().isEmpty()) {
                         throw new BikeNotFound(bikeId);
                     }
-                    return fromItem(response.item());
+                    return response.item();
                 });
     }
 
@@ -94,9 +101,12 @@ public class BikeRepository {
 
     private Uni<Bike> put(Bike next, String moreConditions, Map<String, AttributeValue> values) {
         Bike stored = next.withVersion(next.version() + 1);
+        String writeId = newWriteId();
+        Map<String, AttributeValue> item = toItem(stored);
+        item.put(WRITE_ID, AttributeValue.fromS(writeId));
         return StoreCalls.call(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
-                        .item(toItem(stored))
+                        .item(item)
                         .conditionExpression(VERSION_MATCHES + moreConditions)
                         .expressionAttributeNames(VERSION_NAME)
                         .expressionAttributeValues(expecting(values, next.version()))
@@ -104,12 +114,15 @@ public class BikeRepository {
                         .build()))
                 .replaceWith(stored)
                 .onFailure(ConditionalCheckFailedException.class)
-                .transform(failure -> asReported(next.bikeId(), (ConditionalCheckFailedException) failure));
+                .recoverWithUni(failure -> unlessWrittenBy(writeId, next.bikeId(), (ConditionalCheckFailedException) failure));
     }
 
     /**
      * Deletes the bike (and with it any lease) only at the version that was read, when it is not rented and not
-     * leased against {@code leaseToken}. The AWS SDK's versioned-record extension cannot do this.
+     * leased against {@code leaseToken}. The AWS SDK's versioned-record extension cannot do this. A bike that is gone
+     * when the condition failed is deleted as asked: by an earlier send of this request, whose answer was lost, or by
+     * someone else who deleted the same version (RFC 9110 13.1.1 lets a change already made answer 2xx); a deleted
+     * item keeps no stamp to tell the two apart.
      */
     public Uni<Void> delete(Bike seen, String leaseToken, Instant now) {
         Map<String, AttributeValue> values = expecting(new HashMap<>(), seen.version());
@@ -124,7 +137,8 @@ public class BikeRepository {
                         .build()))
                 .replaceWithVoid()
                 .onFailure(ConditionalCheckFailedException.class)
-                .recoverWithUni(failure -> this.<Void>conflict(seen.bikeId(), (ConditionalCheckFailedException) failure));
+                .recoverWithUni(failure -> this.<Void>conflict(seen.bikeId(), (ConditionalCheckFailedException) failure)
+                        .onFailure(BikeNotFound.class).recoverWithNull());
     }
 
     /**
@@ -139,12 +153,14 @@ public class BikeRepository {
                 ":rentedAt", AttributeValue.fromS(now.toString()),
                 ":one", number(1),
                 ":limit", number(ridesUntilService)));
+        String writeId = newWriteId();
+        values.put(":writeId", AttributeValue.fromS(writeId));
         String condition = "#status = :available AND ridesSinceService < :limit AND " + unleased(values, leaseToken, now);
         return StoreCalls.call(() -> dynamo.updateItem(UpdateItemRequest.builder()
                         .tableName(table)
                         .key(key(bikeId))
-                        .updateExpression("SET #status = :rented, rentedBy = :customer, rentedAt = :rentedAt"
-                                + " ADD ridesSinceService :one, #version :one")
+                        .updateExpression("SET #status = :rented, rentedBy = :customer, rentedAt = :rentedAt,"
+                                + " " + WRITE_ID + " = :writeId ADD ridesSinceService :one, #version :one")
                         .conditionExpression(condition)
                         .expressionAttributeNames(VERSION_AND_STATUS_NAMES)
                         .expressionAttributeValues(values)
@@ -153,7 +169,7 @@ public class BikeRepository {
                         .build()))
                 .map(response -> fromItem(response.attributes()))
                 .onFailure(ConditionalCheckFailedException.class)
-                .recoverWithUni(failure -> conflict(bikeId, (ConditionalCheckFailedException) failure));
+                .recoverWithUni(failure -> unlessWrittenBy(writeId, bikeId, (ConditionalCheckFailedException) failure));
     }
 
     /**
@@ -185,16 +201,23 @@ public class BikeRepository {
 
     /** Removes the lease only for the holder of {@code token}, expired or not; false when it does not hold one. */
     public Uni<Boolean> releaseLease(String bikeId, String token) {
+        String writeId = newWriteId();
         return StoreCalls.call(() -> dynamo.updateItem(UpdateItemRequest.builder()
                         .tableName(table)
                         .key(key(bikeId))
-                        .updateExpression("REMOVE leaseHolder, leaseToken, leaseExpiresAt ADD #version :one")
+                        .updateExpression("SET " + WRITE_ID + " = :writeId"
+                                + " REMOVE leaseHolder, leaseToken, leaseExpiresAt ADD #version :one")
                         .conditionExpression("leaseToken = :token")
                         .expressionAttributeNames(VERSION_NAME)
-                        .expressionAttributeValues(Map.of(":token", AttributeValue.fromS(token), ":one", number(1)))
+                        .expressionAttributeValues(Map.of(":token", AttributeValue.fromS(token), ":one", number(1),
+                                ":writeId", AttributeValue.fromS(writeId)))
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build()))
                 .replaceWith(true)
-                .onFailure(ConditionalCheckFailedException.class).recoverWithItem(false);
+                .onFailure(ConditionalCheckFailedException.class)
+                .recoverWithUni(failure -> itemAfter(bikeId, (ConditionalCheckFailedException) failure)
+                        .map(item -> writtenBy(item, writeId))
+                        .onFailure(BikeNotFound.class).recoverWithItem(false));
     }
 
     /** One page of a station's bikes, in bikeId order, from the station index: a Query, never a Scan. */
@@ -224,8 +247,8 @@ public class BikeRepository {
     }
 
     /**
-     * The conflict with the current bike: as it came, or with one consistent read when the store did not say.
-     * For the answers that show the bike; a write that will be retried reads it again anyway.
+     * The conflict with the current bike: as it came, or with one consistent read when the store did not say (a
+     * cancelled transaction that does not say which item lost). For the answers that show the bike.
      */
     public <T> Uni<T> knowingCurrent(VersionConflict conflict) {
         if (conflict.current().isPresent()) {
@@ -236,11 +259,26 @@ public class BikeRepository {
         });
     }
 
-    private static VersionConflict asReported(String bikeId, ConditionalCheckFailedException failure) {
-        return new VersionConflict(bikeId, failure.hasItem() && !failure.item().isEmpty() ? fromItem(failure.item()) : null);
+    /** The item a failed condition met: as the store returned it, or read. */
+    private Uni<Map<String, AttributeValue>> itemAfter(String bikeId, ConditionalCheckFailedException failure) {
+        return failure.hasItem() && !failure.item().isEmpty()
+                ? Uni.createFrom().item(failure.item())
+                : consistentItem(bikeId);
+    }
+
+    /** The bike as the write stamped {@code writeId} left it, when a resend of it failed; else the conflict. */
+    private Uni<Bike> unlessWrittenBy(String writeId, String bikeId, ConditionalCheckFailedException failure) {
+        return itemAfter(bikeId, failure).map(item -> {
+            if (writtenBy(item, writeId)) {
+                return fromItem(item);
+            }
+            throw new VersionConflict(bikeId, fromItem(item));
+        });
     }
 
     private <T> Uni<T> conflict(String bikeId, ConditionalCheckFailedException failure) {
-        return knowingCurrent(asReported(bikeId, failure));
+        return itemAfter(bikeId, failure).map(item -> {
+            throw new VersionConflict(bikeId, fromItem(item));
+        });
     }
 }

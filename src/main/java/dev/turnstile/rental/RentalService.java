@@ -201,7 +201,6 @@ public class RentalService {
         Instant now = Instant.now();
         return Uni.createFrom().item(() -> rules.annotate(seen, note, leaseToken, now))
                 .flatMap(next -> bikes.save(next, leaseToken, now))
-                .onFailure(VersionConflict.class).recoverWithUni(conflict -> bikes.knowingCurrent((VersionConflict) conflict))
                 .onFailure().transform(this::staleFor);
     }
 

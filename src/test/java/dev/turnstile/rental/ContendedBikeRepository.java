@@ -1,12 +1,11 @@
 package dev.turnstile.rental;
 
-import java.time.Instant;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Alternative;
 
@@ -18,9 +17,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /**
  * The real repository, with two test-only abilities: it counts the service's reads per bike, and for bikes a test
  * marks as contended it lets a real concurrent writer (a raw UpdateItem on the same dynalite) bump the version right
- * after each read, so the service's conditional write must fail; and for bikes a test marks as resent it sends a
- * lease write twice, as the AWS SDK does when the first answer is lost on the way back (a dropped connection, an
- * attempt timeout), and hands the service the second answer. No mock: every read and write is real.
+ * after each read, so the service's conditional write must fail; and for bikes a test marks as resent it sends the
+ * next write twice ({@link ResendingDynamoDb}), as the AWS SDK does when the first answer is lost on the way back, and
+ * hands the service the second answer. No mock: every read and write is real.
  */
 @Alternative
 @Priority(1)
@@ -32,12 +31,18 @@ public class ContendedBikeRepository extends BikeRepository {
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> interferences = new ConcurrentHashMap<>();
     private final Map<String, String> lastWriterRents = new ConcurrentHashMap<>();
-    private final Set<String> resent = ConcurrentHashMap.newKeySet();
+    private final Map<String, AtomicInteger> resent;
 
+    @Inject
     ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
-        super(dynamo, tables);
+        this(dynamo, tables, new ConcurrentHashMap<>());
+    }
+
+    private ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables, Map<String, AtomicInteger> resent) {
+        super(new ResendingDynamoDb(dynamo, resent), tables);
         this.dynamo = dynamo;
         this.tables = tables;
+        this.resent = resent;
     }
 
     /** After each of the next {@code times} reads of {@code bikeId}, another writer changes the bike. */
@@ -51,17 +56,14 @@ public class ContendedBikeRepository extends BikeRepository {
         contend(bikeId, times);
     }
 
-    /** The next lease write on {@code bikeId} is applied, its answer lost, and sent again. */
-    void resendNextLease(String bikeId) {
-        resent.add(bikeId);
+    /** The next write on {@code bikeId} is applied, its answer lost, and sent again. */
+    void resendNextWrite(String bikeId) {
+        resendWrite(bikeId, 1);
     }
 
-    @Override
-    public Uni<Lease> acquireLease(Lease lease, Instant now) {
-        if (!resent.remove(lease.bikeId())) {
-            return super.acquireLease(lease, now);
-        }
-        return super.acquireLease(lease, now).chain(applied -> super.acquireLease(lease, now));
+    /** As {@link #resendNextWrite}, for the {@code nth} next write. */
+    void resendWrite(String bikeId, int nth) {
+        resent.put(bikeId, new AtomicInteger(nth - 1));
     }
 
     int reads(String bikeId) {

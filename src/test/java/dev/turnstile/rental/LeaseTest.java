@@ -87,7 +87,7 @@ class LeaseTest {
     void aLeaseWriteSentTwiceIsTheCallersLease() {
         String bikeId = unique("b");
         BikeApiTest.create(bikeId, "harbour", 0);
-        repository.resendNextLease(bikeId);
+        repository.resendNextWrite(bikeId);
 
         String token = lease(bikeId, "workshop-a", 600).then().statusCode(201).body("holder", is("workshop-a"))
                 .extract().path("token");

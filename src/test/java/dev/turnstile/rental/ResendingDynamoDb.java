@@ -1,0 +1,82 @@
+package dev.turnstile.rental;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/**
+ * The real client, except that one write on a bike in {@code resent} is sent twice, the same request both times,
+ * and the caller gets the second answer: what the AWS SDK does when the first answer is lost on the way back (a
+ * dropped connection, an attempt timeout, a 500 after the commit). dynalite applies or refuses each send for real.
+ * {@code resent} maps a bike to the number of its writes to let pass first. Only the calls the bike repository makes are
+ * passed on.
+ */
+final class ResendingDynamoDb implements DynamoDbAsyncClient {
+
+    private final DynamoDbAsyncClient dynamo;
+    private final Map<String, AtomicInteger> resent;
+
+    ResendingDynamoDb(DynamoDbAsyncClient dynamo, Map<String, AtomicInteger> resent) {
+        this.dynamo = dynamo;
+        this.resent = resent;
+    }
+
+    @Override
+    public CompletableFuture<PutItemResponse> putItem(PutItemRequest request) {
+        return sent(request.item(), request, dynamo::putItem);
+    }
+
+    @Override
+    public CompletableFuture<UpdateItemResponse> updateItem(UpdateItemRequest request) {
+        return sent(request.key(), request, dynamo::updateItem);
+    }
+
+    @Override
+    public CompletableFuture<DeleteItemResponse> deleteItem(DeleteItemRequest request) {
+        return sent(request.key(), request, dynamo::deleteItem);
+    }
+
+    @Override
+    public CompletableFuture<GetItemResponse> getItem(GetItemRequest request) {
+        return dynamo.getItem(request);
+    }
+
+    @Override
+    public CompletableFuture<QueryResponse> query(QueryRequest request) {
+        return dynamo.query(request);
+    }
+
+    private <Q, R> CompletableFuture<R> sent(Map<String, AttributeValue> key, Q request,
+            Function<Q, CompletableFuture<R>> send) {
+        AttributeValue bikeId = key.get(BikeItems.KEY);
+        AtomicInteger before = bikeId == null ? null : resent.get(bikeId.s());
+        if (before == null || before.getAndDecrement() > 0 || !resent.remove(bikeId.s(), before)) {
+            return send.apply(request);
+        }
+        return send.apply(request).thenCompose(lost -> send.apply(request));
+    }
+
+    @Override
+    public String serviceName() {
+        return dynamo.serviceName();
+    }
+
+    @Override
+    public void close() {
+        // the real client belongs to the application
+    }
+}
