@@ -53,7 +53,7 @@ public class BookingRepository {
             UPDATE flight_inventory i SET seats_available = i.seats_available - 1, version = i.version + 1
                 FROM fares f
                 WHERE f.flight_id = $1 AND f.fare_class = $2 AND i.flight_id = $1 AND i.fare_class = $2
-                  AND i.shard = $3 % f.shards AND i.seats_available > 0 AND i.fare_revision = f.revision
+                  AND i.shard = $3 % f.shards AND i.seats_available > 0 AND i.fare_revision <= f.revision
                   AND ($5 OR f.elite_reserve = 0
                        OR (CASE WHEN f.shards = 1 THEN i.seats_available
                            ELSE (SELECT sum(s.seats_available) FROM flight_inventory s

@@ -92,7 +92,9 @@ public class InventoryRepository {
         return client.preparedQuery(READ + lock.clause).execute(Tuple.of(fare.flightId(), fare.fareClass()))
                 .map(rows -> {
                     for (Row row : rows) {
-                        if (row.getLong("fare_revision") != row.getLong("revision")) {
+                        // Newer, not other: the release before V4 moved the fare's revision on a reset and left the
+                        // rows' behind, and such a fare must stay bookable through a rolling upgrade
+                        if (row.getLong("fare_revision").longValue() > row.getLong("revision").longValue()) {
                             throw new RetryableConflict("the fare was reset while its shard rows were awaited");
                         }
                     }

@@ -5,7 +5,6 @@ import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,7 +14,6 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -49,7 +47,7 @@ class ResetWhileBookingWaitsTest {
 
         CompletableFuture<Response> reset;
         CompletableFuture<Response> booking;
-        try (Connection holder = connect()) {
+        try (Connection holder = TestDatabase.connect()) {
             holder.setAutoCommit(false);
             try (PreparedStatement lock = holder.prepareStatement(
                     "SELECT seats_available FROM flight_inventory WHERE flight_id = ? AND shard = 0 FOR UPDATE")) {
@@ -76,7 +74,7 @@ class ResetWhileBookingWaitsTest {
     /** Until {@code count} backends of this database wait for a lock on inventory rows (the holder waits for none). */
     private static void awaitWaiting(Connection holder, int count) throws SQLException, InterruptedException {
         Instant deadline = Instant.now().plus(PATIENCE);
-        try (Connection watcher = connect(); Statement statement = watcher.createStatement()) {
+        try (Connection watcher = TestDatabase.connect(); Statement statement = watcher.createStatement()) {
             while (Instant.now().isBefore(deadline)) {
                 try (ResultSet waiting = statement.executeQuery("SELECT count(*) FROM pg_stat_activity "
                         + "WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%flight_inventory%'")) {
@@ -90,11 +88,5 @@ class ResetWhileBookingWaitsTest {
         }
         holder.rollback();
         throw new AssertionError("fewer than " + count + " statements came to wait for the held shard row");
-    }
-
-    private static Connection connect() throws SQLException {
-        String reactive = ConfigProvider.getConfig().getValue("quarkus.datasource.reactive.url", String.class);
-        String user = ConfigProvider.getConfig().getOptionalValue("quarkus.datasource.username", String.class).orElse("postgres");
-        return DriverManager.getConnection("jdbc:" + reactive.replaceFirst("^vertx-reactive:", ""), user, null);
     }
 }
