@@ -53,6 +53,20 @@ public class RentalTransactions {
     private static final int TOKEN_LENGTH = 36;
     private static final Logger LOG = Logger.getLogger(RentalTransactions.class);
 
+    /** What a transaction does with the customer's item; a failed condition there means something else for each. */
+    enum CustomerPart {
+        /** A rent: takes the customer's one active rental; failing, the customer already rides. */
+        TAKES_RENTAL,
+        /** A return: clears the rental it ends; failing, the customer's item names another rental. */
+        CLEARS_RENTAL,
+        /**
+         * A return while the customer's item names another rental (a {@code ?mode=condition} rent writes no customer
+         * item, so a customer can ride two bikes): leaves that rental, checking it is still there; failing, it
+         * changed since, and the return is decided again.
+         */
+        LEAVES_OTHER_RENTAL
+    }
+
     private final DynamoDbAsyncClient dynamo;
     private final RentalTables tables;
     private final IdempotencyRecords records;
@@ -102,11 +116,28 @@ public class RentalTransactions {
 
     /** Rents; with a key, its record is written COMPLETED in the same transaction. */
     public Uni<Bike> rent(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
-        return execute(rentRequest(tables, read, next, withRecord(record, now)), next, true);
+        return execute(rentRequest(tables, read, next, withRecord(record, now)), next, CustomerPart.TAKES_RENTAL);
     }
 
+    /**
+     * Returns. A rider must always be able to hand a bike back: when the customer's item names another rental, the
+     * return goes through again leaving it there (before, every attempt failed the same condition and the rider heard
+     * 409 VERSION_CONFLICT until the other bike was back).
+     */
     public Uni<Bike> giveBack(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
-        return execute(returnRequest(tables, read, next, now, withRecord(record, now)), next, false);
+        Optional<Keyed> keyed = withRecord(record, now);
+        return execute(returnRequest(tables, read, next, now, keyed, CustomerPart.CLEARS_RENTAL), next,
+                CustomerPart.CLEARS_RENTAL)
+                .onFailure(CustomerRidesAnother.class).recoverWithUni(() -> execute(
+                        returnRequest(tables, read, next, now, keyed, CustomerPart.LEAVES_OTHER_RENTAL), next,
+                        CustomerPart.LEAVES_OTHER_RENTAL));
+    }
+
+    /** A return's customer condition failed: the customer's item names another rental. */
+    static final class CustomerRidesAnother extends RuntimeException {
+        CustomerRidesAnother() {
+            super("the customer's item names another rental", null, false, false);
+        }
     }
 
     private Optional<Keyed> withRecord(Optional<IdempotencyRecord> record, Instant now) {
@@ -117,11 +148,11 @@ public class RentalTransactions {
     record Keyed(String id, Put record) {
     }
 
-    private Uni<Bike> execute(TransactWriteItemsRequest request, Bike next, boolean renting) {
+    private Uni<Bike> execute(TransactWriteItemsRequest request, Bike next, CustomerPart customer) {
         return StoreCalls.call(() -> dynamo.transactWriteItems(request))
                 .replaceWith(next.withVersion(next.version() + 1))
                 .onFailure(TransactionCanceledException.class)
-                .transform(failure -> cancellationAnswer((TransactionCanceledException) failure, next.bikeId(), renting))
+                .transform(failure -> cancellationAnswer((TransactionCanceledException) failure, next.bikeId(), customer))
                 // the same token with other items (a retry that decided again), or the first one still running
                 .onFailure(failure -> failure instanceof IdempotentParameterMismatchException
                         || failure instanceof TransactionInProgressException)
@@ -136,7 +167,7 @@ public class RentalTransactions {
                 "customerId", AttributeValue.fromS(next.rentedBy()),
                 "startedAt", AttributeValue.fromS(next.rentedAt().toString()),
                 "status", AttributeValue.fromS("ACTIVE"));
-        return request(keyed,
+        return request(keyed, CustomerPart.TAKES_RENTAL,
                 bikeWrite(tables, next),
                 TransactWriteItem.builder().update(Update.builder()
                         .tableName(tables.customers())
@@ -156,21 +187,32 @@ public class RentalTransactions {
     }
 
     /**
-     * Clears the customer's active rental and closes the rental record. Both conditions also accept a rental made
-     * while transactions were off (no customer marker, no record), so switching modes never strands a bike.
+     * Clears the customer's active rental (or, {@code LEAVES_OTHER_RENTAL}, checks that it still names another one)
+     * and closes the rental record. Both conditions also accept a rental made while transactions were off (no customer
+     * marker, no record), so switching modes never strands a bike.
      */
     static TransactWriteItemsRequest returnRequest(RentalTables tables, Bike read, Bike next, Instant now,
-            Optional<Keyed> keyed) {
+            Optional<Keyed> keyed, CustomerPart customerPart) {
         String rentalId = rentalId(read);
-        return request(keyed,
-                bikeWrite(tables, next),
-                TransactWriteItem.builder().update(Update.builder()
+        Map<String, AttributeValue> customerKey = Map.of("customerId", AttributeValue.fromS(read.rentedBy()));
+        Map<String, AttributeValue> rental = Map.of(":rental", AttributeValue.fromS(rentalId));
+        TransactWriteItem customer = customerPart == CustomerPart.LEAVES_OTHER_RENTAL
+                ? TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
                         .tableName(tables.customers())
-                        .key(Map.of("customerId", AttributeValue.fromS(read.rentedBy())))
+                        .key(customerKey)
+                        .conditionExpression("activeRentalId <> :rental")
+                        .expressionAttributeValues(rental)
+                        .build()).build()
+                : TransactWriteItem.builder().update(Update.builder()
+                        .tableName(tables.customers())
+                        .key(customerKey)
                         .updateExpression("REMOVE activeRentalId, bikeId")
                         .conditionExpression("attribute_not_exists(activeRentalId) OR activeRentalId = :rental")
-                        .expressionAttributeValues(Map.of(":rental", AttributeValue.fromS(rentalId)))
-                        .build()).build(),
+                        .expressionAttributeValues(rental)
+                        .build()).build();
+        return request(keyed, customerPart,
+                bikeWrite(tables, next),
+                customer,
                 TransactWriteItem.builder().update(Update.builder()
                         .tableName(tables.rentals())
                         .key(Map.of("rentalId", AttributeValue.fromS(rentalId)))
@@ -199,11 +241,13 @@ public class RentalTransactions {
                 .build()).build();
     }
 
-    private static TransactWriteItemsRequest request(Optional<Keyed> keyed, TransactWriteItem... items) {
+    private static TransactWriteItemsRequest request(Optional<Keyed> keyed, CustomerPart customerPart,
+            TransactWriteItem... items) {
         List<TransactWriteItem> all = new ArrayList<>(List.of(items));
         keyed.ifPresent(key -> all.add(TransactWriteItem.builder().put(key.record()).build()));
         TransactWriteItemsRequest.Builder request = TransactWriteItemsRequest.builder().transactItems(all);
-        keyed.ifPresent(key -> request.clientRequestToken(clientRequestToken(key.id())));
+        keyed.ifPresent(key -> request.clientRequestToken(clientRequestToken(
+                customerPart == CustomerPart.LEAVES_OTHER_RENTAL ? key.id() + "|leaves-other-rental" : key.id())));
         return request.build();
     }
 
@@ -224,15 +268,21 @@ public class RentalTransactions {
 
     /**
      * Turns DynamoDB's cancellation reasons (one per item, in request order) into what they mean for the rental. The
-     * customer's condition wins over the bike's: "you already have a bike" is true whatever the bike's version.
+     * customer's condition wins over the bike's on a rent: "you already have a bike" is true whatever the bike's
+     * version. On a return it counts alone: with the bike's failing too, the bike changed and the return is decided
+     * again.
      */
-    static RuntimeException cancellationAnswer(TransactionCanceledException failure, String bikeId, boolean renting) {
+    static RuntimeException cancellationAnswer(TransactionCanceledException failure, String bikeId, CustomerPart customer) {
         List<CancellationReason> reasons = failure.hasCancellationReasons() ? failure.cancellationReasons() : List.of();
         if (failed(reasons, RECORD, "ConditionalCheckFailed")) {
             return new IdempotencyKeyTaken();
         }
-        if (renting && failed(reasons, CUSTOMER, "ConditionalCheckFailed")) {
+        if (customer == CustomerPart.TAKES_RENTAL && failed(reasons, CUSTOMER, "ConditionalCheckFailed")) {
             return new CustomerHasActiveRental();
+        }
+        if (customer == CustomerPart.CLEARS_RENTAL && failed(reasons, CUSTOMER, "ConditionalCheckFailed")
+                && !failed(reasons, BIKE, "ConditionalCheckFailed")) {
+            return new CustomerRidesAnother();
         }
         if (failed(reasons, BIKE, "ConditionalCheckFailed")) {
             CancellationReason bike = reasons.get(BIKE);

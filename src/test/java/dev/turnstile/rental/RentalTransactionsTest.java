@@ -16,6 +16,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import dev.turnstile.problem.ProblemException;
+import dev.turnstile.rental.RentalTransactions.CustomerPart;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -27,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 class RentalTransactionsTest {
 
     private static final Instant NOW = Instant.parse("2025-06-01T10:15:30Z");
-    private static final RentalTables TABLES = new RentalTables() {
+    static final RentalTables TABLES = new RentalTables() {
         public String bikes() {
             return "t-bikes";
         }
@@ -84,7 +85,7 @@ class RentalTransactionsTest {
         Bike returned = new RentalRules(30).giveBack(rented.withVersion(5), "c-1", "airport");
 
         TransactWriteItemsRequest request = RentalTransactions.returnRequest(TABLES, rented.withVersion(5), returned,
-                NOW.plusSeconds(600), Optional.empty());
+                NOW.plusSeconds(600), Optional.empty(), CustomerPart.CLEARS_RENTAL);
 
         var bike = request.transactItems().get(RentalTransactions.BIKE).put();
         assertEquals("5", bike.expressionAttributeValues().get(":expected").n());
@@ -118,13 +119,13 @@ class RentalTransactionsTest {
         TransactionCanceledException failure = TransactionCanceledException.builder()
                 .cancellationReasons(reason("None"), reason("None"), reason("None"), reason("ConditionalCheckFailed")).build();
 
-        assertInstanceOf(IdempotencyKeyTaken.class, RentalTransactions.cancellationAnswer(failure, "b-17", true));
+        assertInstanceOf(IdempotencyKeyTaken.class, RentalTransactions.cancellationAnswer(failure, "b-17", CustomerPart.TAKES_RENTAL));
     }
 
     @Test
     void aFailedCustomerConditionMeansTheCustomerAlreadyRides() {
         RuntimeException answer = RentalTransactions.cancellationAnswer(
-                cancelled("ConditionalCheckFailed", "ConditionalCheckFailed", "None"), "b-17", true);
+                cancelled("ConditionalCheckFailed", "ConditionalCheckFailed", "None"), "b-17", CustomerPart.TAKES_RENTAL);
 
         assertInstanceOf(CustomerHasActiveRental.class, answer);
         assertEquals("CUSTOMER_HAS_ACTIVE_RENTAL", ((ProblemException) RentalProblems.answer(answer)).reason());
@@ -132,7 +133,7 @@ class RentalTransactionsTest {
 
     @Test
     void aFailedBikeConditionIsAVersionConflict() {
-        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("ConditionalCheckFailed", "None", "None"), "b-17", true);
+        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("ConditionalCheckFailed", "None", "None"), "b-17", CustomerPart.TAKES_RENTAL);
 
         assertInstanceOf(VersionConflict.class, answer);
         assertEquals("VERSION_CONFLICT", ((ProblemException) RentalProblems.answer(answer)).reason());
@@ -145,21 +146,64 @@ class RentalTransactionsTest {
         TransactionCanceledException failure = TransactionCanceledException.builder()
                 .cancellationReasons(bike, reason("None"), reason("None")).build();
 
-        VersionConflict answer = assertInstanceOf(VersionConflict.class, RentalTransactions.cancellationAnswer(failure, "b-17", true));
+        VersionConflict answer = assertInstanceOf(VersionConflict.class, RentalTransactions.cancellationAnswer(failure, "b-17", CustomerPart.TAKES_RENTAL));
 
         assertEquals(Optional.of(rented.withVersion(5)), answer.current());
     }
 
     @Test
     void aTransactionConflictIsRetryable() {
-        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("None", "TransactionConflict", "None"), "b-17", true);
+        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("None", "TransactionConflict", "None"), "b-17", CustomerPart.TAKES_RENTAL);
 
         assertInstanceOf(VersionConflict.class, answer);
     }
 
+    /**
+     * A customer who rented another bike with {@code ?mode=condition} (no customer item written) while the item names
+     * this one, or the other way round: the return's customer condition fails on every attempt. It was retried as a
+     * version conflict, three times, then 409 VERSION_CONFLICT: the rider could not hand the bike back.
+     */
     @Test
-    void onReturnAFailedCustomerConditionIsRetriedNotReportedAsActiveRental() {
-        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("None", "ConditionalCheckFailed", "None"), "b-17", false);
+    void onReturnAFailedCustomerConditionMeansTheCustomerRidesAnotherBike() {
+        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("None", "ConditionalCheckFailed", "None"),
+                "b-17", CustomerPart.CLEARS_RENTAL);
+
+        assertInstanceOf(RentalTransactions.CustomerRidesAnother.class, answer);
+        assertInstanceOf(VersionConflict.class, RentalTransactions.cancellationAnswer(
+                cancelled("ConditionalCheckFailed", "ConditionalCheckFailed", "None"), "b-17",
+                CustomerPart.CLEARS_RENTAL), "the bike changed: decided again");
+    }
+
+    @Test
+    void aReturnBesideAnotherRentalLeavesItAndOnlyChecksItIsStillThere() {
+        Bike returned = new RentalRules(30).giveBack(rented.withVersion(5), "c-1", "airport");
+
+        TransactWriteItemsRequest request = RentalTransactions.returnRequest(TABLES, rented.withVersion(5), returned,
+                NOW.plusSeconds(600), keyed, CustomerPart.LEAVES_OTHER_RENTAL);
+
+        assertEquals("5", request.transactItems().get(RentalTransactions.BIKE).put().expressionAttributeValues()
+                .get(":expected").n());
+        var customer = request.transactItems().get(RentalTransactions.CUSTOMER);
+        assertNull(customer.update(), "the other rental stays the customer's");
+        assertEquals("activeRentalId <> :rental", customer.conditionCheck().conditionExpression());
+        assertEquals("b-17@" + NOW, customer.conditionCheck().expressionAttributeValues().get(":rental").s());
+        assertEquals("airport", request.transactItems().get(RentalTransactions.RENTAL).update().expressionAttributeValues()
+                .get(":station").s());
+        assertSame(record, request.transactItems().get(RentalTransactions.RECORD).put());
+        assertNotEquals(RentalTransactions.clientRequestToken("c-1|key-1"), request.clientRequestToken(),
+                "other items than the cancelled first try under the same key: a token of their own");
+        assertEquals(request.clientRequestToken(), RentalTransactions.returnRequest(TABLES, rented.withVersion(5),
+                returned, NOW.plusSeconds(600), keyed, CustomerPart.LEAVES_OTHER_RENTAL)
+                .clientRequestToken(), "a resend carries the same token");
+        assertEquals(RentalTransactions.clientRequestToken("c-1|key-1"), RentalTransactions.returnRequest(TABLES,
+                rented.withVersion(5), returned, NOW.plusSeconds(600), keyed,
+                CustomerPart.CLEARS_RENTAL).clientRequestToken());
+    }
+
+    @Test
+    void onAReturnBesideAnotherRentalAFailedCheckIsDecidedAgain() {
+        RuntimeException answer = RentalTransactions.cancellationAnswer(cancelled("None", "ConditionalCheckFailed", "None"),
+                "b-17", CustomerPart.LEAVES_OTHER_RENTAL);
 
         assertInstanceOf(VersionConflict.class, answer);
     }
@@ -168,7 +212,7 @@ class RentalTransactionsTest {
     void otherCancellationsAreNotDisguised() {
         TransactionCanceledException throttled = cancelled("ThrottlingError", "None", "None");
 
-        assertSame(throttled, RentalTransactions.cancellationAnswer(throttled, "b-17", true));
+        assertSame(throttled, RentalTransactions.cancellationAnswer(throttled, "b-17", CustomerPart.TAKES_RENTAL));
     }
 
     private static TransactionCanceledException cancelled(String bike, String customer, String rental) {
