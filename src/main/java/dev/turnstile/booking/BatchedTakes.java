@@ -253,18 +253,24 @@ class BatchedTakes {
         return results;
     }
 
-    /** A keyed booking that is not its key's owner in this batch: the answer kept under the key, if it asked the same. */
+    /**
+     * A keyed booking that is not its key's owner in this batch: the answer kept under the key, if it asked the same as
+     * the request that answer is for. When the key already held another request's answer, that request decides, not
+     * the owner: the owner may be the different one, and a genuine retry in the same batch was refused 422 with it.
+     */
     private static Result replay(Waiting waiting, Waiting owner, Claim claim, StoredAnswer ownersAnswer) {
+        if (claim instanceof Claim.Reused reused) {
+            return waiting.passenger().requestHash().equals(reused.fingerprint())
+                    ? Result.of(new Answer(null, Keyed.replay(reused.answer())))
+                    : Result.failed(Idempotency.keyReused());
+        }
         if (!Objects.equals(waiting.passenger().requestHash(), owner.passenger().requestHash())) {
             return Result.failed(Idempotency.keyReused());
-        }
-        if (claim == Claim.OWNED) {
-            return Result.of(new Answer(null, Keyed.replay(ownersAnswer)));
         }
         if (claim instanceof Claim.Answered answered) {
             return Result.of(new Answer(null, Keyed.replay(answered.answer())));
         }
-        return Result.failed(Idempotency.keyReused());
+        return Result.of(new Answer(null, Keyed.replay(ownersAnswer)));
     }
 
     private static BookingProblems.Rejected rejection(Outcome outcome) {

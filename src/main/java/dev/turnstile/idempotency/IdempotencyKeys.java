@@ -73,13 +73,14 @@ public class IdempotencyKeys {
         /** This transaction owns the key (an expired one was taken over and given up by its holder): do the work. */
         Claim OWNED = new Owned();
 
-        /** The same key with another fingerprint: a different request. */
-        Claim REUSED = new Reused();
-
         record Owned() implements Claim {
         }
 
-        record Reused() implements Claim {
+        /**
+         * The key holds the answer to another request than the claimant's (another fingerprint): the claimant is
+         * refused, and a request that asks what the stored one asked is that one's replay.
+         */
+        record Reused(String fingerprint, StoredAnswer answer) implements Claim {
         }
 
         /** An earlier request with this key and fingerprint was answered: its answer, to replay. */
@@ -123,9 +124,8 @@ public class IdempotencyKeys {
     }
 
     private static Claim stored(Row stored, String fingerprint) {
-        if (!stored.getString("request_hash").equals(fingerprint)) {
-            return Claim.REUSED;
-        }
-        return new Claim.Answered(new StoredAnswer(stored.getBoolean("refused"), stored.getString("body")));
+        StoredAnswer answer = new StoredAnswer(stored.getBoolean("refused"), stored.getString("body"));
+        String storedFingerprint = stored.getString("request_hash");
+        return storedFingerprint.equals(fingerprint) ? new Claim.Answered(answer) : new Claim.Reused(storedFingerprint, answer);
     }
 }

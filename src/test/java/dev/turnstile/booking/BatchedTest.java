@@ -1,6 +1,7 @@
 package dev.turnstile.booking;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -139,6 +140,35 @@ class BatchedTest {
                 pool.preparedQuery("SELECT id FROM bookings WHERE idempotency_key = $1").execute(Tuple.of(shared))
                         .await().atMost(TIMEOUT).iterator().next().getUUID(0).toString());
         audit(flight, 3);
+    }
+
+    /**
+     * A key that holds an answer, sent in one batch by a different request first (its owner there) and then by the
+     * request that answer is for, a genuine retry: the different one is refused, the retry replays. The retry was
+     * compared with the batch's owner instead of with the stored request, and refused 422 too.
+     */
+    @Test
+    void aRetryBehindADifferentRequestUnderItsKeyInOneBatchStillReplays() {
+        String flight = "BATCH-REUSED-" + UUID.randomUUID();
+        FareKey fare = new FareKey(flight, "Y");
+        new BookingClient().putFare(flight, "Y", 20, 0, 1);
+        String key = "k-" + UUID.randomUUID();
+        Keyed<StoredAnswer> first = batched.bookKeyed(fare, keyed(flight, "a", key)).await().atMost(TIMEOUT);
+
+        CompletableFuture<Keyed<StoredAnswer>> different = batched.bookKeyed(fare, keyed(flight, "x", key))
+                .subscribeAsCompletionStage();
+        CompletableFuture<Keyed<StoredAnswer>> retry = batched.bookKeyed(fare, keyed(flight, "a", key))
+                .subscribeAsCompletionStage();
+        for (int i = 0; i < 8; i++) {
+            batched.book(fare, new Passenger(flight + "-filler-" + i, false, null, null)).subscribeAsCompletionStage();
+        }
+
+        assertEquals(Keyed.replay(((Keyed.Fresh<StoredAnswer>) first).value()), retry.join());
+        CompletionException refused = assertThrows(CompletionException.class, different::join);
+        assertEquals("IDEMPOTENCY_KEY_REUSED", ((ProblemException) refused.getCause()).reason());
+        assertEquals(Map.of(flight + "-a", 1L), confirmedByPassenger(flight).entrySet().stream()
+                .filter(booked -> !booked.getKey().contains("filler")).collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        audit(flight, 9);
     }
 
     @Test
