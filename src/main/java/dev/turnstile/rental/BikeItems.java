@@ -23,11 +23,12 @@ final class BikeItems {
     static final Map<String, String> STATUS_NAME = Map.of("#status", "status");
 
     /**
-     * The stamp of the plain write that made the item as it is: every single-item write sets it to an id of its own
-     * ({@link #newWriteId}). The AWS SDK sends a write again, unchanged, when the first answer is lost (a dropped
-     * connection, an attempt timeout, a 500 after the commit); the resend then fails its condition on what the first
-     * send wrote, and only the stamp tells that apart from another writer's change. Transactions need none: DynamoDB
-     * recognises their resends by the client request token.
+     * The stamp of the last stamped write: a save, a condition-only rent and a lease release each set it to an id of
+     * its own ({@link #newWriteId}). The AWS SDK sends a write again, unchanged, when the first answer is lost (a
+     * dropped connection, an attempt timeout, a 500 after the commit); the resend then fails its condition on what the
+     * first send wrote, and only the stamp tells that apart from another writer's change. A create has its bike's
+     * random generation for a stamp, a lease its token; transactions need none: DynamoDB recognises their resends by
+     * the client request token.
      */
     static final String WRITE_ID = "writeId";
 

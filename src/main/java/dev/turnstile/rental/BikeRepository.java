@@ -53,15 +53,22 @@ public class BikeRepository {
         this.table = tables.bikes();
     }
 
-    /** Creates the bike unless one with its id exists: false then, and the stored bike is left as it was. */
+    /**
+     * Creates the bike unless one with its id exists: false then, and the stored bike is left as it was. The bike's
+     * random generation is this create's stamp: found in the existing item, an earlier send of it was applied.
+     */
     public Uni<Boolean> create(Bike bike) {
         return StoreCalls.call(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
                         .item(toItem(bike))
                         .conditionExpression("attribute_not_exists(bikeId)")
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build()))
                 .replaceWith(true)
-                .onFailure(ConditionalCheckFailedException.class).recoverWithItem(false);
+                .onFailure(ConditionalCheckFailedException.class)
+                .recoverWithUni(failure -> itemAfter(bike.bikeId(), (ConditionalCheckFailedException) failure)
+                        .map(item -> fromItem(item).generation().equals(bike.generation()))
+                        .onFailure(BikeNotFound.class).recoverWithItem(false));
     }
 
     /** A strongly consistent read: the decision that follows must see every write acknowledged before it. */
@@ -266,7 +273,7 @@ public class BikeRepository {
                 : consistentItem(bikeId);
     }
 
-    /** The bike as the write stamped {@code writeId} left it, when a resend of it failed; else the conflict. */
+    /** The bike as it is now when a write stamped {@code writeId} was applied by an earlier send; else the conflict. */
     private Uni<Bike> unlessWrittenBy(String writeId, String bikeId, ConditionalCheckFailedException failure) {
         return itemAfter(bikeId, failure).map(item -> {
             if (writtenBy(item, writeId)) {

@@ -4,6 +4,7 @@ import static dev.turnstile.identity.Tokens.asStaff;
 import static dev.turnstile.rental.RentalHttp.unique;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import jakarta.inject.Inject;
 
@@ -15,14 +16,43 @@ import io.restassured.http.ContentType;
 /**
  * Every bike write the AWS SDK sends twice (its first answer lost on the way back, see {@link ResendingDynamoDb}) is
  * answered as the write it was: the first send applied it and the resend failed its condition on that very change.
- * Before the writes were stamped each of these answered as if someone else had changed the bike: a rent 409, an edit
- * 412, a delete 404, a lease release 409 LEASE_NOT_HELD. The data is checked too: the change is there once.
+ * Before the writes were stamped each of these answered as if someone else had changed the bike: a create 409, a
+ * rent 409, an edit 412, a delete 404, a lease release 409 LEASE_NOT_HELD. The data is checked too: the change is
+ * there once.
  */
 @QuarkusTest
 class ResentWritesTest {
 
     @Inject
     ContendedBikeRepository repository;
+
+    @Test
+    void aResentCreateIsTheCreate() {
+        String bikeId = unique("b");
+        repository.resendNextWrite(bikeId);
+
+        asStaff().contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\",\"ridesSinceService\":2}")
+                .post("/bikes").then().statusCode(201).body("version", is(1));
+
+        asStaff().get("/bikes/" + bikeId).then().statusCode(200).body("station", is("harbour")).body("version", is(1));
+        asStaff().contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"airport\",\"ridesSinceService\":0}")
+                .post("/bikes").then().statusCode(409);
+    }
+
+    @Test
+    void aResentWriteThatLostItsRaceIsStillTheLoser() {
+        String bikeId = bikeWithRides(4);
+        repository.contend(bikeId, 1);
+        repository.resendNextWrite(bikeId);
+
+        asStaff().contentType(ContentType.JSON).body(BikeApiTest.rentBody("c-1")).post("/bikes/" + bikeId + "/rent")
+                .then().statusCode(200).body("version", is(3));
+
+        assertEquals(2, repository.reads(bikeId), "the lost race was retried, not taken for the write");
+        rentedOnceTo(bikeId, "c-1", 5, 3);
+    }
 
     @Test
     void aResentRentIsTheRent() {
