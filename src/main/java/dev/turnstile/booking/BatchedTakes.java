@@ -256,7 +256,7 @@ class BatchedTakes {
     /**
      * A keyed booking that is not its key's owner in this batch: the answer kept under the key, if it asked the same as
      * the request that answer is for. When the key already held another request's answer, that request decides, not
-     * the owner: the owner may be the different one, and a genuine retry in the same batch was refused 422 with it.
+     * the owner: the owner may be the different one, with a genuine retry behind it in the same batch.
      */
     private static Result replay(Waiting waiting, Waiting owner, Claim claim, StoredAnswer ownersAnswer) {
         if (claim instanceof Claim.Reused reused) {

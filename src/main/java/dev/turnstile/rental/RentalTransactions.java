@@ -121,8 +121,7 @@ public class RentalTransactions {
 
     /**
      * Returns. A rider must always be able to hand a bike back: when the customer's item names another rental, the
-     * return goes through again leaving it there (before, every attempt failed the same condition and the rider heard
-     * 409 VERSION_CONFLICT until the other bike was back).
+     * customer condition would fail on every attempt, so the return goes through again leaving that rental there.
      */
     public Uni<Bike> giveBack(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
         Optional<Keyed> keyed = withRecord(record, now);
