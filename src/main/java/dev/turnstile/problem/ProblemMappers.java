@@ -1,5 +1,6 @@
 package dev.turnstile.problem;
 
+import java.io.CharConversionException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,16 @@ public class ProblemMappers {
             return respond(new Problem(400, "INVALID_REQUEST", "Invalid request", "The request body must be a JSON object", Map.of()));
         }
         return malformed(e);
+    }
+
+    /**
+     * Jackson's encoding detection takes a body that starts with NUL bytes for UTF-32 and fails with an I/O error of
+     * its own, which Quarkus REST's reader does not wrap as a parse error.
+     */
+    @ServerExceptionMapper
+    public Response unreadable(CharConversionException e) {
+        return respond(new Problem(400, "MALFORMED_JSON", "Malformed JSON",
+                "The request body is not valid UTF-8, which JSON must be", Map.of()));
     }
 
     private Response malformed(JsonProcessingException e) {
