@@ -28,6 +28,8 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.vertx.ext.web.RoutingContext;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -39,6 +41,12 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    private final CurrentVertxRequest current;
+
+    ProblemMappers(CurrentVertxRequest current) {
+        this.current = current;
+    }
 
     @ServerExceptionMapper
     public Response known(ProblemException e) {
@@ -181,6 +189,13 @@ public class ProblemMappers {
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
     public Response unexpected(Throwable e) {
+        RoutingContext exchange = current.getCurrent();
+        if (exchange != null && exchange.response().ended()) {
+            // the layer that failed has answered already: Quarkus's size check, with its 413, ends a chunked body over
+            // the limit and then fails the body's read; any client could fill the log with that as an error
+            LOG.debugf("Failure after the answer was sent (%d): %s", exchange.response().getStatusCode(), e.toString());
+            return Response.status(exchange.response().getStatusCode()).build();
+        }
         LOG.error("Unexpected failure", e);
         return respond(new Problem(500, "INTERNAL_ERROR", "Internal error",
                 "The request failed unexpectedly; it has been logged.", Map.of()));

@@ -9,6 +9,8 @@ import jakarta.ws.rs.core.Response;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -22,7 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 /** DynamoDB's transient faults answer 503 STORE_UNAVAILABLE with Retry-After; anything else stays a 500. */
 class DynamoDbFaultMappingTest {
 
-    private final ProblemMappers mappers = new ProblemMappers();
+    private final ProblemMappers mappers = new ProblemMappers(new CurrentVertxRequest());
 
     @Test
     void timeoutsAndConnectionFailuresAre503() {
