@@ -8,9 +8,9 @@ import static dev.turnstile.rental.BikeItems.WRITE_ID;
 import static dev.turnstile.rental.BikeItems.expecting;
 import static dev.turnstile.rental.BikeItems.fromItem;
 import static dev.turnstile.rental.BikeItems.key;
+import static dev.turnstile.rental.BikeItems.newWriteId;
 import static dev.turnstile.rental.BikeItems.number;
 import static dev.turnstile.rental.BikeItems.toItem;
-import static dev.turnstile.rental.BikeItems.newWriteId;
 import static dev.turnstile.rental.BikeItems.unleased;
 import static dev.turnstile.rental.BikeItems.writtenBy;
 
@@ -128,8 +128,8 @@ public class BikeRepository {
      * Deletes the bike (and with it any lease) only at the version that was read, when it is not rented and not
      * leased against {@code leaseToken}. The AWS SDK's versioned-record extension cannot do this. A bike that is gone
      * when the condition failed is deleted as asked: by an earlier send of this request, whose answer was lost, or by
-     * someone else who deleted the same version (RFC 9110 13.1.1 lets a change already made answer 2xx); a deleted
-     * item keeps no stamp to tell the two apart.
+     * someone else (RFC 9110 13.1.1 lets a change already made answer 2xx); a deleted item keeps no stamp to tell the
+     * two apart.
      */
     public Uni<Void> delete(Bike seen, String leaseToken, Instant now) {
         Map<String, AttributeValue> values = expecting(new HashMap<>(), seen.version());
