@@ -40,7 +40,10 @@ final class BikeItems {
         return Long.toHexString(ThreadLocalRandom.current().nextLong());
     }
 
-    /** Whether the write stamped {@code writeId} is the last stamped write {@code item} took: one of its sends was applied. */
+    /**
+     * Whether the write stamped {@code writeId} is the last stamped write {@code item} took: one of its sends was
+     * applied.
+     */
     static boolean writtenBy(Map<String, AttributeValue> item, String writeId) {
         AttributeValue stamp = item.get(WRITE_ID);
         return stamp != null && writeId.equals(stamp.s());
