@@ -3,6 +3,7 @@ package dev.turnstile.observability;
 import static dev.turnstile.identity.Tokens.asStaff;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.UUID;
@@ -49,6 +50,8 @@ class RequestMetricsCardinalityTest {
         asStaff().get("/bikes/none-" + UUID.randomUUID()).then().statusCode(404);
 
         String metrics = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertEquals(true, metrics.contains("method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/bikes\""), "GET /bikes keeps its route");
+        assertTrue(metrics.contains("method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/bikes\""), "GET /bikes keeps its route");
+        assertTrue(metrics.contains("method=\"GET\",outcome=\"CLIENT_ERROR\",status=\"404\",uri=\"/bikes/{bikeId}\""),
+                "a bike that is not there is counted under its route");
     }
 }
