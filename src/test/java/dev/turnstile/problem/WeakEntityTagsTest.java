@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 
 /**
  * RFC 9110 13.1.2: If-None-Match compares entity tags weakly, If-Match strongly. A proxy that compresses an answer
@@ -30,10 +31,24 @@ class WeakEntityTagsTest {
                 .post(fare + "/bookings").then().statusCode(201).extract().header("Location");
 
         for (String path : new String[] { bike, fare, booking.substring(booking.indexOf("/bookings/")) }) {
-            String tag = asStaff().get(path).then().statusCode(200).extract().header("ETag");
-            asStaff().header("If-None-Match", "W/" + tag).get(path).then().statusCode(304).header("ETag", is(tag));
-            asStaff().header("If-None-Match", "\"other\", W/" + tag).get(path).then().statusCode(304);
+            notModifiedUnderItsWeakTag(path, 5);
             asStaff().header("If-None-Match", "W/\"other\"").get(path).then().statusCode(200);
+        }
+    }
+
+    /**
+     * A ticket worker may issue the booking's ticket between the read and the conditional reads, which changes its
+     * tag: a 200 that names another tag than the one read is that, and the check is made again on the new tag.
+     */
+    private static void notModifiedUnderItsWeakTag(String path, int tries) {
+        String tag = asStaff().get(path).then().statusCode(200).extract().header("ETag");
+        for (String ifNoneMatch : new String[] { "W/" + tag, "\"other\", W/" + tag }) {
+            Response answer = asStaff().header("If-None-Match", ifNoneMatch).get(path);
+            if (answer.statusCode() == 200 && !tag.equals(answer.header("ETag")) && tries > 1) {
+                notModifiedUnderItsWeakTag(path, tries - 1);
+                return;
+            }
+            answer.then().statusCode(304).header("ETag", is(tag));
         }
     }
 
