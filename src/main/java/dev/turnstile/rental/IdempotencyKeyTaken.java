@@ -2,7 +2,8 @@ package dev.turnstile.rental;
 
 /**
  * A transaction did not run because its idempotency record was already there (or DynamoDB saw the same client
- * request token with other items): the stored record decides the answer. Never reaches a client.
+ * request token with other items): the stored record decides the answer. Only for keyed requests; never reaches a
+ * client.
  */
 final class IdempotencyKeyTaken extends RuntimeException {
 

@@ -31,7 +31,10 @@ public class LeaseService {
         Lease lease = new Lease(bikeId, holder, UUID.randomUUID().toString(), Lease.expiry(now, ttlSeconds));
         return bikes.acquireLease(lease, now)
                 .onFailure(VersionConflict.class).recoverWithUni(failure -> {
-                    Bike current = ((VersionConflict) failure).current().orElseThrow();
+                    Bike current = ((VersionConflict) failure).current().orElse(null);
+                    if (current == null) {
+                        return Uni.createFrom().failure(failure);
+                    }
                     if (lease.token().equals(current.leaseToken())) {
                         return Uni.createFrom().item(lease);
                     }
@@ -43,11 +46,11 @@ public class LeaseService {
     }
 
     public Uni<Void> release(String bikeId, String token) {
-        return bikes.releaseLease(bikeId, token).map(released -> {
+        return bikes.releaseLease(bikeId, token).<Void>map(released -> {
             if (!released) {
                 throw RentalProblems.leaseNotHeld(bikeId);
             }
             return null;
-        });
+        }).onFailure().transform(RentalProblems::answer);
     }
 }

@@ -13,6 +13,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.turnstile.idempotency.Idempotency;
+import dev.turnstile.problem.StoreUnavailable;
 import dev.turnstile.rental.IdempotencyRecords.IdempotencyRecord;
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -155,7 +156,10 @@ public class RentalTransactions {
                 // the same token with other items (a retry that decided again), or the first one still running
                 .onFailure(failure -> failure instanceof IdempotentParameterMismatchException
                         || failure instanceof TransactionInProgressException)
-                .transform(failure -> new IdempotencyKeyTaken());
+                .transform(failure -> request.clientRequestToken() != null ? new IdempotencyKeyTaken()
+                        // without a key the token is the SDK's own, one per call: its resend of a transaction still
+                        // running (the first attempt timed out), which may yet commit
+                        : new StoreUnavailable("DynamoDB", 1));
     }
 
     static TransactWriteItemsRequest rentRequest(RentalTables tables, Bike read, Bike next, Optional<Keyed> keyed) {

@@ -19,7 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * marks as contended it lets a real concurrent writer (a raw UpdateItem on the same dynalite) bump the version right
  * after each read, so the service's conditional write must fail; and for bikes a test marks as resent it sends the
  * next write twice ({@link ResendingDynamoDb}), as the AWS SDK does when the first answer is lost on the way back, and
- * hands the service the second answer. No mock: every read and write is real.
+ * hands the service the second answer; for bikes a test marks as in a transaction the next writes are refused as
+ * DynamoDB refuses them while a TransactWriteItems writes the item. Otherwise no mock: every read and write is real.
  */
 @Alternative
 @Priority(1)
@@ -32,17 +33,20 @@ public class ContendedBikeRepository extends BikeRepository {
     private final Map<String, AtomicInteger> interferences = new ConcurrentHashMap<>();
     private final Map<String, String> lastWriterRents = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> resent;
+    private final Map<String, AtomicInteger> inTransaction;
 
     @Inject
     ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
-        this(dynamo, tables, new ConcurrentHashMap<>());
+        this(dynamo, tables, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     }
 
-    private ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables, Map<String, AtomicInteger> resent) {
-        super(new ResendingDynamoDb(dynamo, resent), tables);
+    private ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables, Map<String, AtomicInteger> resent,
+            Map<String, AtomicInteger> inTransaction) {
+        super(new ResendingDynamoDb(dynamo, resent, inTransaction), tables);
         this.dynamo = dynamo;
         this.tables = tables;
         this.resent = resent;
+        this.inTransaction = inTransaction;
     }
 
     /** After each of the next {@code times} reads of {@code bikeId}, another writer changes the bike. */
@@ -64,6 +68,11 @@ public class ContendedBikeRepository extends BikeRepository {
     /** As {@link #resendNextWrite}, for the {@code nth} next write. */
     void resendWrite(String bikeId, int nth) {
         resent.put(bikeId, new AtomicInteger(nth - 1));
+    }
+
+    /** The next {@code times} writes on {@code bikeId} meet a transaction writing the bike, and are refused. */
+    void inTransaction(String bikeId, int times) {
+        inTransaction.put(bikeId, new AtomicInteger(times));
     }
 
     int reads(String bikeId) {

@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
@@ -22,17 +23,22 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * The real client, except that one write on a bike in {@code resent} is sent twice, the same request both times,
  * and the caller gets the second answer: what the AWS SDK does when the first answer is lost on the way back (a
  * dropped connection, an attempt timeout, a 500 after the commit). dynalite applies or refuses each send for real.
- * {@code resent} maps a bike to the number of its writes to let pass first. Only the calls the bike repository makes are
+ * {@code resent} maps a bike to the number of its writes to let pass first. A bike in {@code inTransaction} has its
+ * next writes refused with TransactionConflictException, as DynamoDB refuses them while a transaction writes the
+ * item (dynalite has no transactions). Only the calls the bike repository makes are
  * passed on.
  */
 final class ResendingDynamoDb implements DynamoDbAsyncClient {
 
     private final DynamoDbAsyncClient dynamo;
     private final Map<String, AtomicInteger> resent;
+    private final Map<String, AtomicInteger> inTransaction;
 
-    ResendingDynamoDb(DynamoDbAsyncClient dynamo, Map<String, AtomicInteger> resent) {
+    ResendingDynamoDb(DynamoDbAsyncClient dynamo, Map<String, AtomicInteger> resent,
+            Map<String, AtomicInteger> inTransaction) {
         this.dynamo = dynamo;
         this.resent = resent;
+        this.inTransaction = inTransaction;
     }
 
     @Override
@@ -63,6 +69,12 @@ final class ResendingDynamoDb implements DynamoDbAsyncClient {
     private <Q, R> CompletableFuture<R> sent(Map<String, AttributeValue> key, Q request,
             Function<Q, CompletableFuture<R>> send) {
         AttributeValue bikeId = key.get(BikeItems.KEY);
+        AtomicInteger refusals = bikeId == null ? null : inTransaction.get(bikeId.s());
+        if (refusals != null && refusals.getAndDecrement() > 0) {
+            // what DynamoDB answers, without applying the write, while a TransactWriteItems writes the item
+            return CompletableFuture.failedFuture(TransactionConflictException.builder()
+                    .message("Transaction is ongoing for the item").build());
+        }
         AtomicInteger before = bikeId == null ? null : resent.get(bikeId.s());
         if (before == null || before.getAndDecrement() > 0 || !resent.remove(bikeId.s(), before)) {
             return send.apply(request);

@@ -74,7 +74,7 @@ class ReturnBesideAnotherRentalTest {
         return CancellationReason.builder().code(code).build();
     }
 
-    private static RentalConfig transactionsOn() {
+    static RentalConfig transactionsOn() {
         return new RentalConfig() {
             public int ridesUntilService() {
                 return 30;
