@@ -152,6 +152,7 @@ class KubernetesManifestsTest {
 
         assertConfigurationReferences(app, one(objects, ConfigMap.class));
         assertEquals(pod.getServiceAccountName(), one(objects, ServiceAccount.class).getMetadata().getName());
+        assertEquals(Boolean.FALSE, pod.getAutomountServiceAccountToken(), "no Kubernetes API token in the pod");
 
         Service service = one(objects, Service.class);
         assertEquals(service.getSpec().getSelector(), subset(podLabels, service.getSpec().getSelector().keySet()));
@@ -164,6 +165,9 @@ class KubernetesManifestsTest {
         assertEquals(deployment.getMetadata().getName(), hpa.getSpec().getScaleTargetRef().getName());
         assertTrue(hpa.getSpec().getMinReplicas() >= 2, "at least two pods, so one can be disrupted");
         assertTrue(hpa.getSpec().getMaxReplicas() >= hpa.getSpec().getMinReplicas());
+        int surge = deployment.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal();
+        assertTrue((hpa.getSpec().getMaxReplicas() + surge) * poolSize() <= 100 - 3,
+                "every pod's pool fits PostgreSQL's default max_connections, superuser slots left out");
         assertEquals("cpu", hpa.getSpec().getMetrics().get(0).getResource().getName());
         assertEquals(null, deployment.getSpec().getReplicas(), "the HPA owns the replica count");
 
@@ -205,16 +209,25 @@ class KubernetesManifestsTest {
     private static void assertShutdownFitsTheGracePeriod(Container app, Long gracePeriodSeconds) {
         String delay = app.getEnv().stream().filter(e -> e.getName().equals("QUARKUS_SHUTDOWN_DELAY")).findFirst()
                 .orElseThrow(() -> new AssertionError("a shutdown delay, so the endpoint leaves the Service first")).getValue();
+        Duration drain = Duration.parse("PT" + application().getProperty("quarkus.shutdown.timeout"));
+        Duration shutdown = Duration.parse("PT" + delay).plus(drain);
+        assertTrue(shutdown.getSeconds() < gracePeriodSeconds,
+                "delay " + delay + " + timeout " + drain + " within terminationGracePeriodSeconds " + gracePeriodSeconds);
+    }
+
+    private static Properties application() {
         Properties application = new Properties();
         try (InputStream in = KubernetesManifestsTest.class.getResourceAsStream("/application.properties")) {
             application.load(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Duration drain = Duration.parse("PT" + application.getProperty("quarkus.shutdown.timeout"));
-        Duration shutdown = Duration.parse("PT" + delay).plus(drain);
-        assertTrue(shutdown.getSeconds() < gracePeriodSeconds,
-                "delay " + delay + " + timeout " + drain + " within terminationGracePeriodSeconds " + gracePeriodSeconds);
+        return application;
+    }
+
+    /** The PostgreSQL connections one pod opens. */
+    private static int poolSize() {
+        return Integer.parseInt(application().getProperty("quarkus.datasource.reactive.max-size"));
     }
 
     private static void assertProbe(Probe probe, String path) {

@@ -109,6 +109,11 @@ class LambdaTemplateTest {
         assertEquals("prod,lambda", env.get("QUARKUS_PROFILE"));
         TABLE_ENV.forEach((table, variable) -> assertEquals(Map.of("Ref", tableResourceName(table)), env.get(variable), variable));
         assertEquals(Map.of("Ref", "DatabaseUrl"), env.get("QUARKUS_DATASOURCE_REACTIVE_URL"));
+        // the DatabaseUrl the template suggests is RDS Proxy: without these every session was pinned
+        assertEquals("true", map(map(TEMPLATE.get("Parameters")).get("DatabaseBehindProxy")).get("Default"));
+        assertEquals(Map.of("Ref", "DatabaseBehindProxy"), env.get("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY"));
+        assertEquals(Map.of("Fn::If", List.of("BehindProxy", "false", Map.of("Ref", "AWS::NoValue"))),
+                env.get("QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS"));
         for (String secret : List.of("QUARKUS_DATASOURCE_USERNAME", "QUARKUS_DATASOURCE_PASSWORD")) {
             assertTrue(((String) map(env.get(secret)).get("Fn::Sub")).startsWith("{{resolve:secretsmanager:${DatabaseSecretArn}"),
                     secret + " is a Secrets Manager dynamic reference");
