@@ -115,6 +115,9 @@ public class FareGates {
         volatile int users;
         private int running;
         private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
+        // admitted, not yet told: see leave()
+        private final ArrayDeque<Waiter> handedOver = new ArrayDeque<>();
+        private boolean handingOver;
 
         void enter(Waiter waiter, boolean wait, UniEmitter<? super Void> emitter) {
             RuntimeException refused;
@@ -156,9 +159,13 @@ public class FareGates {
             admitted.forEach(waiter -> waiter.emitter.complete(null));
         }
 
-        /** The waiter is done (or gave up): its place goes to the longest waiting one. */
+        /**
+         * The waiter is done (or gave up): its place goes to the longest waiting one. Telling that one runs its work on
+         * this stack, and work that fails at once (a full pool wait queue) leaves again from inside it: told there,
+         * each waiter of a long queue took a deeper stack, and a thousand overflowed it. So the one leave already
+         * telling on this gate tells the next ones too, in a loop.
+         */
         void leave(Waiter waiter) {
-            Waiter next;
             synchronized (this) {
                 State was = waiter.state;
                 waiter.state = State.GONE;
@@ -169,14 +176,29 @@ public class FareGates {
                 if (was != State.ADMITTED) {
                     return;
                 }
-                next = waiting.poll();
+                Waiter next = waiting.poll();
                 if (next == null) {
                     running--;
                     return;
                 }
                 next.state = State.ADMITTED;
+                handedOver.add(next);
+                if (handingOver) {
+                    return;
+                }
+                handingOver = true;
             }
-            next.emitter.complete(null);
+            while (true) {
+                Waiter next;
+                synchronized (this) {
+                    next = handedOver.poll();
+                    if (next == null) {
+                        handingOver = false;
+                        return;
+                    }
+                }
+                next.emitter.complete(null);
+            }
         }
     }
 }

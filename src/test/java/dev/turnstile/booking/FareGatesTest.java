@@ -66,6 +66,36 @@ class FareGatesTest {
         assertEquals(List.of(0, 1, 2, 3, 4, 5), started);
     }
 
+    /**
+     * Waiters whose work fails at once (the pool's wait queue full: Vert.x fails the acquire on the calling thread)
+     * each handed the gate to the next from inside the previous one's hand-over: one stack frame chain per waiter.
+     * A queue of a thousand overflowed the stack, the rest were never answered and the gate's place was never given
+     * back: the fare answered BUSY to every booking until a restart.
+     */
+    @Test
+    void aLongQueueOfWorkThatFailsAtOnceIsAnsweredAndLeavesTheGateOpen() throws Exception {
+        int queued = 5_000;
+        FareGates gates = gates(1, queued, Duration.ofSeconds(30));
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CompletableFuture<Object> holder = gates.through(FARE, () -> Uni.createFrom().completionStage(first))
+                .map(Object.class::cast).subscribeAsCompletionStage();
+        List<CompletableFuture<Object>> failing = new ArrayList<>();
+        for (int i = 0; i < queued; i++) {
+            failing.add(gates.through(FARE, () -> Uni.createFrom().failure(new IllegalStateException("pool busy")))
+                    .map(Object.class::cast).subscribeAsCompletionStage());
+        }
+
+        first.complete(null);
+
+        holder.get(1, TimeUnit.SECONDS);
+        for (CompletableFuture<Object> answer : failing) {
+            Throwable failure = answer.handle((item, thrown) -> thrown).get(5, TimeUnit.SECONDS);
+            assertInstanceOf(IllegalStateException.class, failure);
+        }
+        assertEquals(7, gates.through(FARE, () -> Uni.createFrom().item(7)).await().atMost(Duration.ofSeconds(1)),
+                "the gate's place came back");
+    }
+
     @Test
     void aCallerThatNeverWaitsIsRefusedAtOnceWhileTheGateIsFull() throws Exception {
         FareGates gates = gates(1, 100, Duration.ofSeconds(5));
