@@ -41,7 +41,12 @@ public class BookingRepository {
                   AND NOT EXISTS (SELECT 1 FROM existing)
                 RETURNING shard""";
     private static final String TAKE_LOCKED_SEAT = TAKE.formatted(TAKE_READ_SEAT.formatted(""));
-    private static final String TAKE_SEAT_AT_VERSION = TAKE.formatted(TAKE_READ_SEAT.formatted(" AND version = $8"));
+    /**
+     * The row's version as read, and no later fare revision: a reset that lowers the shard count deletes rows and one
+     * that raises it creates them again at the first version, which a take after two resets found "unchanged".
+     */
+    private static final String TAKE_SEAT_AT_VERSION = TAKE.formatted(
+            TAKE_READ_SEAT.formatted(" AND version = $8 AND fare_revision <= $9"));
     /**
      * The rule inside the statement. On a single-row fare the reserve is checked on the row itself, which PostgreSQL
      * re-evaluates against the newest row version after waiting for a concurrent writer, so it is exact. On a
@@ -124,10 +129,11 @@ public class BookingRepository {
     }
 
     /** Takes a seat only if the shard row still has {@code version}. */
-    public Uni<Taken> takeSeatAtVersion(SqlClient client, FareKey fare, int shard, long version,
+    public Uni<Taken> takeSeatAtVersion(SqlClient client, FareKey fare, int shard, long version, long fareRevision,
             Passenger passenger) {
         return take(client, TAKE_SEAT_AT_VERSION, Tuple.from(new Object[] { fare.flightId(), fare.fareClass(), shard,
-                passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash(), version }));
+                passenger.passengerId(), passenger.elite(), passenger.idempotencyKey(), passenger.requestHash(), version,
+                fareRevision }));
     }
 
     /** Takes a seat on shard {@code shard % shards} if the rule allows it, without any read. */

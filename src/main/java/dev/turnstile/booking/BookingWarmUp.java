@@ -55,7 +55,7 @@ public class BookingWarmUp implements AsyncHealthCheck {
             each.add(transactions.run(connection -> inventory.read(connection, NO_FARE, Lock.WAIT)
                     .chain(() -> inventory.seatsLeft(connection, NO_FARE, NOBODY.passengerId()))
                     .chain(() -> bookings.takeLockedSeat(connection, NO_FARE, 0, NOBODY))
-                    .chain(() -> bookings.takeSeatAtVersion(connection, NO_FARE, 0, 0, NOBODY))
+                    .chain(() -> bookings.takeSeatAtVersion(connection, NO_FARE, 0, 0, 0, NOBODY))
                     .chain(() -> bookings.takeSeatAtomically(connection, NO_FARE, 0, NOBODY))
                     .chain(() -> bookings.findConfirmed(connection, NO_FARE.flightId(), NOBODY.passengerId()))
                     .replaceWithVoid()));

@@ -48,7 +48,7 @@ class ReadingTakes {
                 soldOut.seen(fare, state.seatsAvailable());
             }
             return choice.allowedShard(connection, fare, state, passenger).chain(shard -> last.thenCommit(atReadVersion
-                        ? bookings.takeSeatAtVersion(connection, fare, shard, state.shard(shard).version(), passenger)
+                        ? bookings.takeSeatAtVersion(connection, fare, shard, state.shard(shard).version(), state.revision(), passenger)
                         : bookings.takeLockedSeat(connection, fare, shard, passenger))
                         .map(taken -> SeatChoice.booked(taken, "shard " + shard + " changed since it was read")));
         });

@@ -104,10 +104,10 @@ class WriteSkewTest {
             assertEquals(SeatRules.Decision.OK, SeatRules.decide(seenByOne.seatsAvailable(), seenByOne.eliteReserve(), false));
             assertEquals(SeatRules.Decision.OK, SeatRules.decide(seenByTwo.seatsAvailable(), seenByTwo.eliteReserve(), false));
 
-            assertNotNull(bookings.takeSeatAtVersion(first, new FareKey(flight, "Y"), 0, seenByOne.shard(0).version(), passenger())
+            assertNotNull(bookings.takeSeatAtVersion(first, new FareKey(flight, "Y"), 0, seenByOne.shard(0).version(), seenByOne.revision(), passenger())
                     .await().atMost(TIMEOUT).booked());
             one.commit().await().atMost(TIMEOUT);
-            UUID secondBooking = bookings.takeSeatAtVersion(second, new FareKey(flight, "Y"), 1, seenByTwo.shard(1).version(), passenger())
+            UUID secondBooking = bookings.takeSeatAtVersion(second, new FareKey(flight, "Y"), 1, seenByTwo.shard(1).version(), seenByTwo.revision(), passenger())
                     .await().atMost(TIMEOUT).booked();
             assertNotNull(secondBooking, "shard 1 was not touched, so its version check passes");
             two.commit().await().atMost(TIMEOUT);
