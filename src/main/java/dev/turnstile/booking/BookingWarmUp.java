@@ -52,7 +52,8 @@ public class BookingWarmUp implements AsyncHealthCheck {
         // all at once, so the pool opens every connection and each prepares its own statements
         List<Uni<Void>> each = new ArrayList<>(connections);
         for (int i = 0; i < connections; i++) {
-            each.add(transactions.run(connection -> inventory.read(connection, NO_FARE, Lock.WAIT)
+            each.add(transactions.run(connection -> inventory.read(connection, NO_FARE, Lock.NONE)
+                    .chain(() -> inventory.read(connection, NO_FARE, Lock.WAIT))
                     .chain(() -> inventory.seatsLeft(connection, NO_FARE, NOBODY.passengerId()))
                     .chain(() -> bookings.takeLockedSeat(connection, NO_FARE, 0, NOBODY))
                     .chain(() -> bookings.takeSeatAtVersion(connection, NO_FARE, 0, 0, 0, NOBODY))
