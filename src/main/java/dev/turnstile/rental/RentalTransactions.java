@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
@@ -58,6 +59,11 @@ public class RentalTransactions {
     enum CustomerPart {
         /** A rent: takes the customer's one active rental; failing, the customer already rides. */
         TAKES_RENTAL,
+        /**
+         * A rent again, over a marker that names a rental already over: a return made while transactions were off
+         * (switched off, then on) does not clear the customer's item. Failing, the marker changed since.
+         */
+        REPLACES_STALE_RENTAL,
         /** A return: clears the rental it ends; failing, the customer's item names another rental. */
         CLEARS_RENTAL,
         /**
@@ -115,9 +121,39 @@ public class RentalTransactions {
                 && "UnknownOperationException".equals(dynamoFailure.awsErrorDetails().errorCode());
     }
 
-    /** Rents; with a key, its record is written COMPLETED in the same transaction. */
+    /**
+     * Rents; with a key, its record is written COMPLETED in the same transaction. A customer marker naming a rental
+     * that is over (its bike is no longer rented under it) is replaced: otherwise the customer could never rent again.
+     */
     public Uni<Bike> rent(Bike read, Bike next, Instant now, Optional<IdempotencyRecord> record) {
-        return execute(rentRequest(tables, read, next, withRecord(record, now)), next, CustomerPart.TAKES_RENTAL);
+        Optional<Keyed> keyed = withRecord(record, now);
+        return execute(rentRequest(tables, read, next, keyed, Optional.empty()), next, CustomerPart.TAKES_RENTAL)
+                .onFailure(CustomerHasActiveRental.class).recoverWithUni(failure -> {
+                    Optional<String> marker = ((CustomerHasActiveRental) failure).activeRentalId();
+                    return marker.isEmpty() ? Uni.createFrom().failure(failure)
+                            : rentalOver(marker.get()).chain(over -> over
+                                    ? execute(rentRequest(tables, read, next, keyed, marker), next, CustomerPart.REPLACES_STALE_RENTAL)
+                                    : Uni.createFrom().failure(failure));
+                });
+    }
+
+    /** Whether the bike that {@code rentalId} names is not rented under it any more (one consistent read). */
+    private Uni<Boolean> rentalOver(String rentalId) {
+        int at = rentalId.lastIndexOf('@');
+        if (at <= 0) {
+            return Uni.createFrom().item(false);
+        }
+        return StoreCalls.call(() -> dynamo.getItem(GetItemRequest.builder()
+                        .tableName(tables.bikes())
+                        .key(BikeItems.key(rentalId.substring(0, at)))
+                        .consistentRead(true)
+                        .build()))
+                .map(found -> rentalOver(rentalId, found.hasItem() && !found.item().isEmpty() ? BikeItems.fromItem(found.item()) : null));
+    }
+
+    /** A rental is over when its bike is gone, or not rented, or rented under another rental. */
+    static boolean rentalOver(String rentalId, Bike namedBike) {
+        return namedBike == null || namedBike.status() != BikeStatus.RENTED || !rentalId.equals(rentalId(namedBike));
     }
 
     /**
@@ -162,7 +198,8 @@ public class RentalTransactions {
                         : new StoreUnavailable("DynamoDB", 1));
     }
 
-    static TransactWriteItemsRequest rentRequest(RentalTables tables, Bike read, Bike next, Optional<Keyed> keyed) {
+    static TransactWriteItemsRequest rentRequest(RentalTables tables, Bike read, Bike next, Optional<Keyed> keyed,
+            Optional<String> staleRental) {
         String rentalId = rentalId(next);
         Map<String, AttributeValue> rental = Map.of(
                 "rentalId", AttributeValue.fromS(rentalId),
@@ -170,16 +207,20 @@ public class RentalTransactions {
                 "customerId", AttributeValue.fromS(next.rentedBy()),
                 "startedAt", AttributeValue.fromS(next.rentedAt().toString()),
                 "status", AttributeValue.fromS("ACTIVE"));
-        return request(keyed, CustomerPart.TAKES_RENTAL,
+        Map<String, AttributeValue> customerValues = new HashMap<>(Map.of(
+                ":rental", AttributeValue.fromS(rentalId),
+                ":bike", AttributeValue.fromS(next.bikeId())));
+        staleRental.ifPresent(stale -> customerValues.put(":stale", AttributeValue.fromS(stale)));
+        return request(keyed, staleRental.isPresent() ? CustomerPart.REPLACES_STALE_RENTAL : CustomerPart.TAKES_RENTAL,
                 bikeWrite(tables, next),
                 TransactWriteItem.builder().update(Update.builder()
                         .tableName(tables.customers())
                         .key(Map.of("customerId", AttributeValue.fromS(next.rentedBy())))
                         .updateExpression("SET activeRentalId = :rental, bikeId = :bike")
-                        .conditionExpression("attribute_not_exists(activeRentalId)")
-                        .expressionAttributeValues(Map.of(
-                                ":rental", AttributeValue.fromS(rentalId),
-                                ":bike", AttributeValue.fromS(next.bikeId())))
+                        .conditionExpression(staleRental.isPresent()
+                                ? "attribute_not_exists(activeRentalId) OR activeRentalId = :stale"
+                                : "attribute_not_exists(activeRentalId)")
+                        .expressionAttributeValues(customerValues)
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build()).build(),
                 TransactWriteItem.builder().put(Put.builder()
@@ -192,7 +233,8 @@ public class RentalTransactions {
     /**
      * Clears the customer's active rental (or, {@code LEAVES_OTHER_RENTAL}, checks that it still names another one)
      * and closes the rental record. Both conditions also accept a rental made while transactions were off (no customer
-     * marker, no record), so switching modes never strands a bike.
+     * marker, no record), so switching modes never strands a bike; a marker a return made while they were off left
+     * behind is replaced by the customer's next rent ({@link #rent}).
      */
     static TransactWriteItemsRequest returnRequest(RentalTables tables, Bike read, Bike next, Instant now,
             Optional<Keyed> keyed, CustomerPart customerPart) {
@@ -249,8 +291,12 @@ public class RentalTransactions {
         List<TransactWriteItem> all = new ArrayList<>(List.of(items));
         keyed.ifPresent(key -> all.add(TransactWriteItem.builder().put(key.record()).build()));
         TransactWriteItemsRequest.Builder request = TransactWriteItemsRequest.builder().transactItems(all);
-        keyed.ifPresent(key -> request.clientRequestToken(clientRequestToken(
-                customerPart == CustomerPart.LEAVES_OTHER_RENTAL ? key.id() + "|leaves-other-rental" : key.id())));
+        // a transaction sent again with other items needs a token of its own (IdempotentParameterMismatch otherwise)
+        keyed.ifPresent(key -> request.clientRequestToken(clientRequestToken(switch (customerPart) {
+            case LEAVES_OTHER_RENTAL -> key.id() + "|leaves-other-rental";
+            case REPLACES_STALE_RENTAL -> key.id() + "|replaces-stale-rental";
+            case TAKES_RENTAL, CLEARS_RENTAL -> key.id();
+        })));
         return request.build();
     }
 
@@ -280,8 +326,12 @@ public class RentalTransactions {
         if (failed(reasons, RECORD, "ConditionalCheckFailed")) {
             return new IdempotencyKeyTaken();
         }
-        if (customer == CustomerPart.TAKES_RENTAL && failed(reasons, CUSTOMER, "ConditionalCheckFailed")) {
-            return new CustomerHasActiveRental();
+        if ((customer == CustomerPart.TAKES_RENTAL || customer == CustomerPart.REPLACES_STALE_RENTAL)
+                && failed(reasons, CUSTOMER, "ConditionalCheckFailed")) {
+            CancellationReason held = reasons.get(CUSTOMER);
+            AttributeValue marker = held.hasItem() ? held.item().get("activeRentalId") : null;
+            // the marker is a rental's only when this transaction has not just found it over
+            return new CustomerHasActiveRental(customer == CustomerPart.TAKES_RENTAL && marker != null ? marker.s() : null);
         }
         if (customer == CustomerPart.CLEARS_RENTAL && failed(reasons, CUSTOMER, "ConditionalCheckFailed")
                 && !failed(reasons, BIKE, "ConditionalCheckFailed")) {

@@ -55,7 +55,7 @@ class RentalTransactionsTest {
 
     @Test
     void rentWritesTheBikeUnderItsVersionTheCustomerOnlyWithoutActiveRentalAndANewRentalRecord() {
-        TransactWriteItemsRequest request = RentalTransactions.rentRequest(TABLES, read, rented, keyed);
+        TransactWriteItemsRequest request = RentalTransactions.rentRequest(TABLES, read, rented, keyed, Optional.empty());
 
         var bike = request.transactItems().get(RentalTransactions.BIKE).put();
         assertEquals("t-bikes", bike.tableName());
@@ -102,11 +102,11 @@ class RentalTransactionsTest {
 
     @Test
     void theClientRequestTokenIsDerivedFromTheKeyAloneNeverFromTheVersionRead() {
-        String token = RentalTransactions.rentRequest(TABLES, read, rented, keyed).clientRequestToken();
+        String token = RentalTransactions.rentRequest(TABLES, read, rented, keyed, Optional.empty()).clientRequestToken();
 
         assertEquals(36, token.length());
         assertTrue(token.matches("[0-9a-f]{36}"));
-        assertEquals(token, RentalTransactions.rentRequest(TABLES, read.withVersion(9), rented.withVersion(9), keyed)
+        assertEquals(token, RentalTransactions.rentRequest(TABLES, read.withVersion(9), rented.withVersion(9), keyed, Optional.empty())
                 .clientRequestToken(), "a retry after a commit reads a newer version and must still carry the same token");
         assertEquals(token, RentalTransactions.clientRequestToken("c-1|key-1"));
         assertNotEquals(token, RentalTransactions.clientRequestToken("c-1|key-2"));
