@@ -123,7 +123,7 @@ public class BikeRepository {
                 .replaceWith(stored)
                 .onFailure(ConditionalCheckFailedException.class)
                 .recoverWithUni(failure -> unlessWrittenBy(writeId, next.bikeId(), (ConditionalCheckFailedException) failure))
-                .onFailure(TransactionConflictException.class).transform(failure -> inTransaction(next.bikeId()));
+                .onFailure(TransactionConflictException.class).recoverWithUni(() -> unlessWrittenBy(writeId, next.bikeId()));
     }
 
     /**
@@ -148,7 +148,11 @@ public class BikeRepository {
                 .onFailure(ConditionalCheckFailedException.class)
                 .recoverWithUni(failure -> this.<Void>conflict(seen.bikeId(), (ConditionalCheckFailedException) failure)
                         .onFailure(BikeNotFound.class).recoverWithNull())
-                .onFailure(TransactionConflictException.class).transform(failure -> inTransaction(seen.bikeId()));
+                .onFailure(TransactionConflictException.class).recoverWithUni(() -> consistentItem(seen.bikeId())
+                        .<Void>map(item -> {
+                            throw inTransaction(seen.bikeId());
+                        })
+                        .onFailure(BikeNotFound.class).recoverWithNull());
     }
 
     /**
@@ -180,7 +184,7 @@ public class BikeRepository {
                 .map(response -> fromItem(response.attributes()))
                 .onFailure(ConditionalCheckFailedException.class)
                 .recoverWithUni(failure -> unlessWrittenBy(writeId, bikeId, (ConditionalCheckFailedException) failure))
-                .onFailure(TransactionConflictException.class).transform(failure -> inTransaction(bikeId));
+                .onFailure(TransactionConflictException.class).recoverWithUni(() -> unlessWrittenBy(writeId, bikeId));
     }
 
     /**
@@ -208,7 +212,11 @@ public class BikeRepository {
                 .replaceWith(lease)
                 .onFailure(ConditionalCheckFailedException.class)
                 .recoverWithUni(failure -> conflict(lease.bikeId(), (ConditionalCheckFailedException) failure))
-                .onFailure(TransactionConflictException.class).transform(failure -> inTransaction(lease.bikeId()));
+                // with the bike as it is, so that a lease an earlier send took is told by its token
+                .onFailure(TransactionConflictException.class).recoverWithUni(() -> consistentItem(lease.bikeId())
+                        .map(item -> {
+                            throw new VersionConflict(lease.bikeId(), fromItem(item));
+                        }));
     }
 
     /** Removes the lease only for the holder of {@code token}, expired or not; false when it does not hold one. */
@@ -230,7 +238,14 @@ public class BikeRepository {
                 .recoverWithUni(failure -> itemAfter(bikeId, (ConditionalCheckFailedException) failure)
                         .map(item -> writtenBy(item, writeId))
                         .onFailure(BikeNotFound.class).recoverWithItem(false))
-                .onFailure(TransactionConflictException.class).transform(failure -> inTransaction(bikeId));
+                .onFailure(TransactionConflictException.class).recoverWithUni(() -> consistentItem(bikeId)
+                        .map(item -> {
+                            if (writtenBy(item, writeId)) {
+                                return true;
+                            }
+                            throw inTransaction(bikeId);
+                        })
+                        .onFailure(BikeNotFound.class).recoverWithItem(false));
     }
 
     /** One page of a station's bikes, in bikeId order, from the station index: a Query, never a Scan. */
@@ -292,10 +307,21 @@ public class BikeRepository {
     /**
      * DynamoDB refuses a single-item write to an item that a TransactWriteItems (a rent or return with transactions
      * on) is writing at that moment, and the AWS SDK does not send it again: a race lost to that transaction, whose
-     * outcome is not known yet, so no current bike comes with it. Left as it was, it was a 500.
+     * outcome is not known yet, so no current bike comes with it. Left as it was, it was a 500. The refused send may
+     * be a resend, so each write first looks for its own stamp, as after a failed condition.
      */
     private static VersionConflict inTransaction(String bikeId) {
         return new VersionConflict(bikeId, null);
+    }
+
+    /** The bike, when a write stamped {@code writeId} was applied by an earlier send; else the lost race. */
+    private Uni<Bike> unlessWrittenBy(String writeId, String bikeId) {
+        return consistentItem(bikeId).map(item -> {
+            if (writtenBy(item, writeId)) {
+                return fromItem(item);
+            }
+            throw inTransaction(bikeId);
+        });
     }
 
     private <T> Uni<T> conflict(String bikeId, ConditionalCheckFailedException failure) {

@@ -193,8 +193,8 @@ public class RentalTransactions {
                 .onFailure(failure -> failure instanceof IdempotentParameterMismatchException
                         || failure instanceof TransactionInProgressException)
                 .transform(failure -> request.clientRequestToken() != null ? new IdempotencyKeyTaken()
-                        // without a key the token is the SDK's own, one per call: its resend of a transaction still
-                        // running (the first attempt timed out), which may yet commit
+                        // without a key the token is the SDK's own, one per call: its resends of a transaction still
+                        // running (the first attempt timed out) ran out of attempts, and it may yet commit
                         : new StoreUnavailable("DynamoDB", 1));
     }
 

@@ -1,6 +1,7 @@
 package dev.turnstile.rental;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -34,19 +35,21 @@ public class ContendedBikeRepository extends BikeRepository {
     private final Map<String, String> lastWriterRents = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> resent;
     private final Map<String, AtomicInteger> inTransaction;
+    private final Set<String> resentIntoTransaction;
 
     @Inject
     ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
-        this(dynamo, tables, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+        this(dynamo, tables, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
     }
 
     private ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables, Map<String, AtomicInteger> resent,
-            Map<String, AtomicInteger> inTransaction) {
-        super(new ResendingDynamoDb(dynamo, resent, inTransaction), tables);
+            Map<String, AtomicInteger> inTransaction, Set<String> resentIntoTransaction) {
+        super(new ResendingDynamoDb(dynamo, resent, inTransaction, resentIntoTransaction), tables);
         this.dynamo = dynamo;
         this.tables = tables;
         this.resent = resent;
         this.inTransaction = inTransaction;
+        this.resentIntoTransaction = resentIntoTransaction;
     }
 
     /** After each of the next {@code times} reads of {@code bikeId}, another writer changes the bike. */
@@ -73,6 +76,11 @@ public class ContendedBikeRepository extends BikeRepository {
     /** The next {@code times} writes on {@code bikeId} meet a transaction writing the bike, and are refused. */
     void inTransaction(String bikeId, int times) {
         inTransaction.put(bikeId, new AtomicInteger(times));
+    }
+
+    /** The next write on {@code bikeId} is applied, its answer lost, and its resend meets a transaction. */
+    void resendNextWriteIntoTransaction(String bikeId) {
+        resentIntoTransaction.add(bikeId);
     }
 
     int reads(String bikeId) {

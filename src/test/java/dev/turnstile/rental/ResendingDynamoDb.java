@@ -1,6 +1,7 @@
 package dev.turnstile.rental;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -25,7 +26,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * dropped connection, an attempt timeout, a 500 after the commit). dynalite applies or refuses each send for real.
  * {@code resent} maps a bike to the number of its writes to let pass first. A bike in {@code inTransaction} has its
  * next writes refused with TransactionConflictException, as DynamoDB refuses them while a transaction writes the
- * item (dynalite has no transactions). Only the calls the bike repository makes are
+ * item (dynalite has no transactions); a bike in {@code resentIntoTransaction} has its next write applied and the
+ * resend refused that way. Only the calls the bike repository makes are
  * passed on.
  */
 final class ResendingDynamoDb implements DynamoDbAsyncClient {
@@ -33,12 +35,14 @@ final class ResendingDynamoDb implements DynamoDbAsyncClient {
     private final DynamoDbAsyncClient dynamo;
     private final Map<String, AtomicInteger> resent;
     private final Map<String, AtomicInteger> inTransaction;
+    private final Set<String> resentIntoTransaction;
 
     ResendingDynamoDb(DynamoDbAsyncClient dynamo, Map<String, AtomicInteger> resent,
-            Map<String, AtomicInteger> inTransaction) {
+            Map<String, AtomicInteger> inTransaction, Set<String> resentIntoTransaction) {
         this.dynamo = dynamo;
         this.resent = resent;
         this.inTransaction = inTransaction;
+        this.resentIntoTransaction = resentIntoTransaction;
     }
 
     @Override
@@ -69,17 +73,24 @@ final class ResendingDynamoDb implements DynamoDbAsyncClient {
     private <Q, R> CompletableFuture<R> sent(Map<String, AttributeValue> key, Q request,
             Function<Q, CompletableFuture<R>> send) {
         AttributeValue bikeId = key.get(BikeItems.KEY);
+        if (bikeId != null && resentIntoTransaction.remove(bikeId.s())) {
+            return send.apply(request).thenCompose(lost -> inTransaction());
+        }
         AtomicInteger refusals = bikeId == null ? null : inTransaction.get(bikeId.s());
         if (refusals != null && refusals.getAndDecrement() > 0) {
-            // what DynamoDB answers, without applying the write, while a TransactWriteItems writes the item
-            return CompletableFuture.failedFuture(TransactionConflictException.builder()
-                    .message("Transaction is ongoing for the item").build());
+            return inTransaction();
         }
         AtomicInteger before = bikeId == null ? null : resent.get(bikeId.s());
         if (before == null || before.getAndDecrement() > 0 || !resent.remove(bikeId.s(), before)) {
             return send.apply(request);
         }
         return send.apply(request).thenCompose(lost -> send.apply(request));
+    }
+
+    /** What DynamoDB answers, without applying the write, while a TransactWriteItems writes the item. */
+    private static <R> CompletableFuture<R> inTransaction() {
+        return CompletableFuture.failedFuture(TransactionConflictException.builder()
+                .message("Transaction is ongoing for the item").build());
     }
 
     @Override

@@ -75,8 +75,20 @@ class StaleCustomerMarkerTest {
     }
 
     @Test
-    void aKeyedRentOverAStaleMarkerSendsItsSecondTransactionUnderATokenOfItsOwn() {
+    void aReplacementThatFindsTheMarkerChangedIsRefusedOnce() {
         Endpoint endpoint = new Endpoint(null);
+        endpoint.refuseReplacement = true;
+
+        Throwable failure = transactions(endpoint).rent(read, rented, NOW, Optional.empty())
+                .subscribe().withSubscriber(UniAssertSubscriber.create()).awaitFailure(Duration.ofSeconds(5)).getFailure();
+
+        assertInstanceOf(CustomerHasActiveRental.class, failure);
+        assertEquals(2, endpoint.sent.size(), "one replacement, not a loop");
+        assertTrue(RentalTransactions.rentalOver(OLD_RENTAL, null), "a bike deleted since ends its rental");
+    }
+
+    @Test
+    void aKeyedRentOverAStaleMarkerIsBuiltUnderATokenOfItsOwn() {
         Put record = Put.builder().tableName("t-idempotency").item(Map.of("id", AttributeValue.fromS("c-1|key-1"))).build();
         RentalTransactions.Keyed keyed = new RentalTransactions.Keyed("c-1|key-1", record);
 
@@ -87,8 +99,6 @@ class StaleCustomerMarkerTest {
 
         assertNotEquals(first.clientRequestToken(), second.clientRequestToken(),
                 "other items under the same token would be IdempotentParameterMismatch");
-        assertTrue(RentalTransactions.rentalOver(OLD_RENTAL, null), "a bike deleted since");
-        assertEquals(0, endpoint.sent.size());
     }
 
     private static RentalTransactions transactions(DynamoDbAsyncClient endpoint) {
@@ -99,6 +109,7 @@ class StaleCustomerMarkerTest {
     private static final class Endpoint implements DynamoDbAsyncClient {
         final List<TransactWriteItemsRequest> sent = new ArrayList<>();
         final List<String> read = new ArrayList<>();
+        boolean refuseReplacement;
         private final Bike named;
 
         Endpoint(Bike named) {
@@ -109,7 +120,7 @@ class StaleCustomerMarkerTest {
         public CompletableFuture<TransactWriteItemsResponse> transactWriteItems(TransactWriteItemsRequest request) {
             sent.add(request);
             var customer = request.transactItems().get(RentalTransactions.CUSTOMER).update();
-            if (!customer.conditionExpression().contains(":stale")) {
+            if (refuseReplacement || !customer.conditionExpression().contains(":stale")) {
                 return CompletableFuture.failedFuture(TransactionCanceledException.builder().cancellationReasons(
                         CancellationReason.builder().code("None").build(),
                         CancellationReason.builder().code("ConditionalCheckFailed").item(Map.of(

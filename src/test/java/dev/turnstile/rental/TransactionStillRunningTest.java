@@ -20,10 +20,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressExcep
 
 /**
  * DynamoDB answers TransactionInProgressException to a TransactWriteItems whose client request token belongs to a
- * transaction it is still running, and the AWS SDK does not send it again. Without an Idempotency-Key the token is the
- * SDK's own, the same for its resends of one call: after a first attempt that timed out, the resend meets it. That
- * answered 500 (taken for a key's record, which a keyless request has not); the rent may yet commit, so it is a 503
- * the client retries. dynalite has no TransactWriteItems: this endpoint answers as DynamoDB does.
+ * transaction it is still running. Without an Idempotency-Key the token is the SDK's own, the same for its resends of
+ * one call: after a first attempt that timed out, the resend meets it; the SDK retries that as throttling, and when its
+ * attempts run out on it the exception is the call's answer. That answered 500 (taken for a key's record, which a
+ * keyless request has not); the rent may yet commit, so it is a 503 the client retries. dynalite has no
+ * TransactWriteItems: this endpoint answers as DynamoDB does.
  */
 class TransactionStillRunningTest {
 
