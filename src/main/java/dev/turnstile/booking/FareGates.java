@@ -188,17 +188,26 @@ public class FareGates {
                 }
                 handingOver = true;
             }
-            while (true) {
-                Waiter next;
-                synchronized (this) {
-                    next = handedOver.poll();
-                    if (next == null) {
-                        handingOver = false;
-                        return;
-                    }
+            try {
+                for (Waiter next = nextHandedOver(); next != null; next = nextHandedOver()) {
+                    next.emitter.complete(null);
                 }
-                next.emitter.complete(null);
+            } catch (RuntimeException | Error unexpected) {
+                // never leave the gate believing someone is still telling: the next leave tells those left
+                synchronized (this) {
+                    handingOver = false;
+                }
+                throw unexpected;
             }
+        }
+
+        /** The next admitted waiter to tell; none ends the telling, in the same step. */
+        private synchronized Waiter nextHandedOver() {
+            Waiter next = handedOver.poll();
+            if (next == null) {
+                handingOver = false;
+            }
+            return next;
         }
     }
 }
