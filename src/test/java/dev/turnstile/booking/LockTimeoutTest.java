@@ -72,6 +72,12 @@ class LockTimeoutTest {
             assertEquals("BUSY", refused.reason());
             assertTrue(millisSince(start) < lockMillis, "nowait does not wait");
 
+            // The dead caller's session ends idle-in-transaction-timeout after its last statement: three probes of
+            // lock-timeout each left it too little room on a slow machine, and atomic then booked. One statement
+            // more restarts that clock; "dead" counts from here.
+            deadCaller.query("SELECT 1").execute().await().atMost(TIMEOUT);
+            lockedAt = System.nanoTime();
+
             // atomic's take runs without a transaction of its own: the lock_timeout is the connection's
             start = System.nanoTime();
             BookingClient.Answer atomic = client.book(flight, "Y", "atomic", "p4", false, null).join();
