@@ -4,6 +4,9 @@ import static dev.turnstile.identity.Tokens.asStaff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 
@@ -66,7 +71,7 @@ class PostgresFaultTest {
         holder.preparedQuery("SELECT * FROM flight_inventory WHERE flight_id = $1 FOR UPDATE").execute(Tuple.of(flight))
                 .await().atMost(TIMEOUT);
         CompletableFuture<BookingClient.Answer> waiting = client.book(flight, "Y", "pessimistic", "p1", false, "drop-" + flight);
-        Thread.sleep(300);
+        awaitLockWait();
         PostgresProxy.current.resetAll();
         BookingClient.Answer dropped = waiting.join();
         holder.close().await().atMost(TIMEOUT);
@@ -151,7 +156,7 @@ class PostgresFaultTest {
             for (int i = 0; i < 2; i++) {
                 waiting.add(client.book(flight, "Y", "atomic", "w" + i, false, null));
             }
-            Thread.sleep(500);
+            awaitPoolQueue(2);
             Instant start = Instant.now();
             BookingClient.Answer refused = client.book(flight, "Y", "atomic", "w2", false, null).join();
             // well under the 4 s acquire timeout, with room for a noisy shared machine: it did not wait its turn
@@ -166,6 +171,38 @@ class PostgresFaultTest {
         }
         assertEquals(0, countAll(flight), "nothing was booked without a connection");
         assertEquals(201, client.book(flight, "Y", "atomic", "w0", false, null).join().status());
+    }
+
+    /** Until a statement waits for a lock on inventory rows (a fixed sleep was too short on a loaded machine). */
+    private static void awaitLockWait() throws Exception {
+        Instant deadline = Instant.now().plus(TIMEOUT);
+        try (Connection watcher = TestDatabase.connect(); Statement statement = watcher.createStatement()) {
+            while (Instant.now().isBefore(deadline)) {
+                try (ResultSet waiting = statement.executeQuery("SELECT count(*) FROM pg_stat_activity "
+                        + "WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%flight_inventory%'")) {
+                    waiting.next();
+                    if (waiting.getInt(1) > 0) {
+                        return;
+                    }
+                }
+                Thread.sleep(20);
+            }
+        }
+        throw new AssertionError("the booking never came to wait for the held row");
+    }
+
+    /** Until {@code count} requests wait for a connection, as the pool's own gauge says. */
+    private static void awaitPoolQueue(int count) throws InterruptedException {
+        Pattern gauge = Pattern.compile("(?m)^sql_pool_queue_size\\{[^}]*\\} (\\S+)$");
+        Instant deadline = Instant.now().plus(TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            Matcher queued = gauge.matcher(Management.given().get("/q/metrics").then().extract().asString());
+            if (queued.find() && Double.parseDouble(queued.group(1)) >= count) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError(count + " requests never came to wait for a connection");
     }
 
     private static void assertUnavailable(BookingClient.Answer answer) {
