@@ -43,14 +43,15 @@ class LeaseTest {
         String bikeId = unique("b");
         BikeApiTest.create(bikeId, "harbour", 0);
 
-        Response first = lease(bikeId, "workshop-a", 1);
+        // 3 s, not 1: the refusal below must come while the lease lives, also after a second's stall on a loaded machine
+        Response first = lease(bikeId, "workshop-a", 3);
         first.then().statusCode(201).body("holder", is("workshop-a"));
         Instant expiresAt = Instant.parse(first.path("expiresAt"));
 
         lease(bikeId, "workshop-b", 60).then().statusCode(409).contentType("application/problem+json")
                 .body("reason", is("LEASED")).body("holder", is("workshop-a")).body("expiresAt", is(expiresAt.toString()));
 
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(5));
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(8));
         Response second;
         do {
             Thread.sleep(200);
