@@ -4,9 +4,6 @@ import static dev.turnstile.identity.Tokens.asStaff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -173,22 +170,11 @@ class PostgresFaultTest {
         assertEquals(201, client.book(flight, "Y", "atomic", "w0", false, null).join().status());
     }
 
-    /** Until a statement waits for a lock on inventory rows (a fixed sleep was too short on a loaded machine). */
+    /** Until the booking waits for the held row (a fixed sleep was too short on a loaded machine). */
     private static void awaitLockWait() throws Exception {
-        Instant deadline = Instant.now().plus(TIMEOUT);
-        try (Connection watcher = TestDatabase.connect(); Statement statement = watcher.createStatement()) {
-            while (Instant.now().isBefore(deadline)) {
-                try (ResultSet waiting = statement.executeQuery("SELECT count(*) FROM pg_stat_activity "
-                        + "WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%flight_inventory%'")) {
-                    waiting.next();
-                    if (waiting.getInt(1) > 0) {
-                        return;
-                    }
-                }
-                Thread.sleep(20);
-            }
+        if (!TestDatabase.awaitLockWaits(1, TIMEOUT)) {
+            throw new AssertionError("the booking never came to wait for the held row");
         }
-        throw new AssertionError("the booking never came to wait for the held row");
     }
 
     /** Until {@code count} requests wait for a connection, as the pool's own gauge says. */

@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -73,20 +70,9 @@ class ResetWhileBookingWaitsTest {
 
     /** Until {@code count} backends of this database wait for a lock on inventory rows (the holder waits for none). */
     private static void awaitWaiting(Connection holder, int count) throws SQLException, InterruptedException {
-        Instant deadline = Instant.now().plus(PATIENCE);
-        try (Connection watcher = TestDatabase.connect(); Statement statement = watcher.createStatement()) {
-            while (Instant.now().isBefore(deadline)) {
-                try (ResultSet waiting = statement.executeQuery("SELECT count(*) FROM pg_stat_activity "
-                        + "WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%flight_inventory%'")) {
-                    waiting.next();
-                    if (waiting.getInt(1) >= count) {
-                        return;
-                    }
-                }
-                Thread.sleep(20);
-            }
+        if (!TestDatabase.awaitLockWaits(count, PATIENCE)) {
+            holder.rollback();
+            throw new AssertionError("fewer than " + count + " statements came to wait for the held shard row");
         }
-        holder.rollback();
-        throw new AssertionError("fewer than " + count + " statements came to wait for the held shard row");
     }
 }
