@@ -151,6 +151,9 @@ for script in transaction statement; do
   pgbench_best pgbench 5432 prepared $script
 done
 pgbench_best pgbench 5432 prepared sharded 16
+# The service's own statement, single-row and 16 shards: the ceiling the store sets for sharded / atomic.
+pgbench_best pgbench 5432 prepared service
+pgbench_best pgbench-16-shards 5432 prepared service 16
 if [ -z "${SKIP_PGBOUNCER:-}" ]; then
   pgbench_best pgbench-pgbouncer 6432 extended statement
 fi
@@ -164,5 +167,13 @@ awk -v best="$BEST" '$1 ~ /^(http|pgbouncer)/ && $2 ~ /^strategy=/ {
     rate = f["booked"] / seconds
     printf "summary %s strategy=%s shards=%s pool=%s bookings_per_s=%.0f p99_ms=%s ratio_to_best_pgbench=%.2f\n",
       $1, f["strategy"], f["shards"], f["pool"], rate, p99, rate / best }' "$OUT" | tee -a "$OUT"
-awk '/^pgbench-best / { print "summary " $0 }' "$OUT" | tee -a "$OUT"
+awk '/^pgbench[a-z0-9-]*-best / { print "summary " $0 }' "$OUT" | tee -a "$OUT"
+# Issue 8's target is sharded x16 >= 2.5x atomic; beside it, what pgbench reaches with the same statement.
+awk '/^summary http strategy=atomic shards=1 / { split($6, kv, "="); a = kv[2] }
+     /^summary http strategy=sharded shards=16 / { split($6, kv, "="); s = kv[2] }
+     /^pgbench-best script=service / { split($4, kv, "="); p1 = kv[2] }
+     /^pgbench-16-shards-best script=service / { split($4, kv, "="); p16 = kv[2] }
+     END { if (a > 0 && s > 0) printf "summary sharded_over_atomic http=%.2f", s / a
+           if (p1 > 0 && p16 > 0) printf " pgbench_same_statement=%.2f", p16 / p1
+           if (a > 0 && s > 0) print "" }' "$OUT" | tee -a "$OUT"
 echo "# results in $OUT"

@@ -66,7 +66,11 @@ class SchemaMigrationTest {
         }
     }
 
-    /** The database name is the test database's with {@code _preflyway} appended, so parallel worktrees stay apart. */
+    /**
+     * The database name is the test database's with {@code _preflyway} appended, so parallel worktrees stay apart. It
+     * runs before the app's configuration exists, so it reads the environment variables that would move the test
+     * database or give it credentials.
+     */
     public static final class OldSchemaDatabase implements QuarkusTestResourceLifecycleManager {
 
         @Override
@@ -86,7 +90,8 @@ class SchemaMigrationTest {
         }
 
         private static void execute(String url, String sql) {
-            try (Connection connection = DriverManager.getConnection(url, "postgres", null);
+            try (Connection connection = DriverManager.getConnection(url,
+                    System.getenv().getOrDefault("QUARKUS_DATASOURCE_USERNAME", "postgres"), System.getenv("QUARKUS_DATASOURCE_PASSWORD"));
                     Statement statement = connection.createStatement()) {
                 statement.execute(sql);
             } catch (SQLException e) {

@@ -19,7 +19,8 @@ final class TestDatabase {
     static Connection connect() throws SQLException {
         String reactive = ConfigProvider.getConfig().getValue("quarkus.datasource.reactive.url", String.class);
         String user = ConfigProvider.getConfig().getOptionalValue("quarkus.datasource.username", String.class).orElse("postgres");
-        return DriverManager.getConnection("jdbc:" + reactive.replaceFirst("^vertx-reactive:", ""), user, null);
+        String password = ConfigProvider.getConfig().getOptionalValue("quarkus.datasource.password", String.class).orElse(null);
+        return DriverManager.getConnection("jdbc:" + reactive.replaceFirst("^vertx-reactive:", ""), user, password);
     }
 
     /** Whether {@code count} statements of this database come to wait for a lock on inventory rows in time. */
