@@ -85,6 +85,10 @@ final class BatchedQueues<T> {
         runner.apply(fare, batch).subscribe().with(done -> ended(fare), failure -> ended(fare));
     }
 
+    /**
+     * The next batch starts on a fresh stack: a batch can end on the stack that started it (a full pool wait queue
+     * fails it at once), and starting the next one there would nest one chain of frames per batch.
+     */
     private void ended(FareKey fare) {
         List<List<T>> start = new ArrayList<>(1);
         queues.compute(fare, (key, queue) -> {
@@ -94,7 +98,7 @@ final class BatchedQueues<T> {
             }
             return queue.idle() ? null : queue;
         });
-        start.forEach(batch -> run(fare, batch));
+        start.forEach(batch -> vertx.runOnContext(ignored -> run(fare, batch)));
     }
 
     private static final class Queue<T> {

@@ -1,0 +1,65 @@
+package dev.turnstile.booking;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+class BatchedQueuesTest {
+
+    private static final FareKey FARE = new FareKey("QUEUE", "Y");
+
+    private final Vertx vertx = Vertx.vertx();
+
+    @AfterEach
+    void closeVertx() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+
+    /** A record, not an anonymous class: the mapping's {@code @Min} would make ArC refuse an anonymous one. */
+    private record Batches(Duration window, int maxSize) implements BookingConfig.Batched {
+    }
+
+    private static BookingConfig.Batched batches(int maxSize) {
+        return new Batches(Duration.ZERO, maxSize);
+    }
+
+    /**
+     * Batches that end at once (a full pool wait queue or fare gate fails the batch on the calling thread) each
+     * started the next from inside their own end: one stack frame chain per batch. With a small batch size a queue of
+     * a few thousand overflowed the stack while the fare was marked running, and its bookings were never answered.
+     */
+    @Test
+    void aLongQueueOfBatchesThatEndAtOnceIsRunToTheEndAndLeavesTheFareIdle() throws Exception {
+        int queued = 5_000;
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        AtomicInteger ran = new AtomicInteger();
+        CountDownLatch allRan = new CountDownLatch(queued + 2);
+        BatchedQueues<Integer> queues = new BatchedQueues<>(vertx, batches(1), queued, (fare, batch) -> {
+            ran.addAndGet(batch.size());
+            batch.forEach(booking -> allRan.countDown());
+            return batch.equals(List.of(0)) ? Uni.createFrom().completionStage(first) : Uni.createFrom().voidItem();
+        });
+        assertTrue(queues.add(FARE, 0));
+        for (int i = 1; i <= queued; i++) {
+            assertTrue(queues.add(FARE, i));
+        }
+
+        first.complete(null);
+
+        assertTrue(queues.add(FARE, -1), "the fare takes bookings again");
+        assertTrue(allRan.await(5, TimeUnit.SECONDS), "every booking's batch ran: " + ran.get());
+        assertEquals(queued + 2, ran.get());
+    }
+}
