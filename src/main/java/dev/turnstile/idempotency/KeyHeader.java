@@ -23,7 +23,7 @@ public class KeyHeader {
         }
         List<String> keys = request.headers().getAll(Idempotency.HEADER);
         if (keys.size() != 1 || keys.get(0).isEmpty()) {
-            throw ProblemException.invalid("idempotencyKey", "must be sent once, not empty");
+            throw ProblemException.invalid(Idempotency.HEADER, "must be sent once, not empty");
         }
     }
 }

@@ -92,7 +92,7 @@ class BookingApiTest {
     void badBookingHeadersBodiesAndIdsAreRejected() {
         String flight = fare(5, 0, 1);
         asStaff().contentType("application/json").header("Idempotency-Key", "k".repeat(300)).body("{\"passengerId\":\"a\"}")
-                .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(400).body("errors.field", hasItem("idempotencyKey"));
+                .post("/flights/" + flight + "/fares/Y/bookings").then().statusCode(400).body("errors.field", hasItem("Idempotency-Key"));
         asStaff().contentType("application/json").post("/flights/" + flight + "/fares/Y/bookings")
                 .then().statusCode(400).body("errors.field", hasItem("booking"));
         asStaff().contentType("application/json").body("{passengerId: a}").post("/flights/" + flight + "/fares/Y/bookings")

@@ -96,23 +96,23 @@ class IdempotencyTest {
         new BookingClient().putFare(flight, "Y", 10, 0, 1);
         String path = "/flights/" + flight + "/fares/Y/bookings";
         asCustomer(alice).header("Idempotency-Key", "").contentType("application/json").body("{}").post(path)
-                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("idempotencyKey"));
+                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("Idempotency-Key"));
         asCustomer(alice).header("Idempotency-Key", "k-1").header("Idempotency-Key", "k-2").contentType("application/json")
                 .body("{}").post(path)
-                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("idempotencyKey"));
+                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("Idempotency-Key"));
         // the two keys as a hop may join them (API Gateway does): one line, a comma between
         asCustomer(alice).header("Idempotency-Key", "k-1,k-2").contentType("application/json").body("{}").post(path)
-                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("idempotencyKey"));
+                .then().statusCode(400).body("reason", is("INVALID_REQUEST")).body("errors[0].field", is("Idempotency-Key"));
         // a key of the wrong shape is told the shape (the Lambda adapter splits k-1,k-2 into two lines: "sent once")
         asCustomer(alice).header("Idempotency-Key", "k".repeat(256)).contentType("application/json").body("{}").post(path)
-                .then().statusCode(400).body("errors[0].field", is("idempotencyKey"))
+                .then().statusCode(400).body("errors[0].field", is("Idempotency-Key"))
                 .body("errors[0].message", is("must be 1-255 printable ASCII characters without spaces or commas"));
         assertEquals(0L, count("SELECT count(*) FROM bookings WHERE flight_id = $1", flight));
         assertEquals(10L, count("SELECT sum(seats_available) FROM flight_inventory WHERE flight_id = $1", flight));
         String bookingId = asCustomer(alice).contentType("application/json").body("{}").post(path)
                 .then().statusCode(201).extract().path("bookingId");
         asCustomer(alice).header("Idempotency-Key", "").delete("/bookings/" + bookingId)
-                .then().statusCode(400).body("errors[0].field", is("idempotencyKey"));
+                .then().statusCode(400).body("errors[0].field", is("Idempotency-Key"));
         asStaff().get("/bookings/" + bookingId).then().statusCode(200).body("status", is("CONFIRMED"));
     }
 

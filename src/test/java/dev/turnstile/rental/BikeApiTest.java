@@ -121,6 +121,23 @@ class BikeApiTest {
                 .body("ridesSinceService", is(4));
     }
 
+    /** One name for one header in {@code errors[].field}, whichever check refused it (the Java parameter's, before). */
+    @Test
+    void aRefusedHeaderIsNamedAsTheRequestNamesIt() {
+        String bikeId = unique("b");
+        create(bikeId, "harbour", 5);
+        String rent = "/bikes/" + bikeId + "/rent";
+
+        asStaff().contentType(ContentType.JSON).header("Idempotency-Key", "a b").body(rentBody("c-1")).post(rent)
+                .then().statusCode(400).body("errors[0].field", is("Idempotency-Key"));
+        asStaff().contentType(ContentType.JSON).header("Idempotency-Key", unique("k")).body(rentBody("c-1")).post(rent + "?mode=condition")
+                .then().statusCode(400).body("errors[0].field", is("Idempotency-Key"));
+        asStaff().contentType(ContentType.JSON).header("Lease-Token", "t".repeat(65)).body(rentBody("c-1")).post(rent)
+                .then().statusCode(400).body("errors[0].field", is("Lease-Token"));
+
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("version", is(1));
+    }
+
     @Test
     void theConditionOnlyPathRentsWithoutReadingAndExplainsRefusals() {
         String bikeId = unique("b");

@@ -100,12 +100,12 @@ class BikeBadInputTest {
         rejected(json("{\"customerId\":\" \"}").post(path), "customerId");
         rejected(json("").post(path), "body");
         rejected(json(BikeApiTest.rentBody("c-2")).queryParam("mode", "fast").post(path), "mode");
-        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k".repeat(256)).post(path), "idempotencyKey");
+        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k".repeat(256)).post(path), "Idempotency-Key");
         // a client whose key came out empty, or that sent two, asked for a retry-safe rent: neither is one
-        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "").post(path), "idempotencyKey");
+        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "").post(path), "Idempotency-Key");
         rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k-1").header("Idempotency-Key", "k-2").post(path),
-                "idempotencyKey");
-        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k-1,k-2").post(path), "idempotencyKey");
+                "Idempotency-Key");
+        rejected(json(BikeApiTest.rentBody("c-2")).header("Idempotency-Key", "k-1,k-2").post(path), "Idempotency-Key");
         rejected(json(BikeApiTest.rentBody("c-2")).post("/bikes/bad%20id/rent"), "bikeId");
         tooLarge(json("{\"customerId\":\"" + HUGE + "\"}").post(path));
     }
@@ -179,7 +179,7 @@ class BikeBadInputTest {
         rejected(json("{\"holder\":\" \",\"ttlSeconds\":60}").post(path), "holder");
         rejected(json("").post(path), "body");
         tooLarge(json("{\"holder\":\"" + HUGE + "\",\"ttlSeconds\":60}").post(path));
-        rejected(asStaff().delete(path), "leaseToken");
+        rejected(asStaff().delete(path), "Lease-Token");
         json("{\"holder\":\"w\",\"ttlSeconds\":60}").post(path).then().statusCode(201);
         json("{\"holder\":\"other\",\"ttlSeconds\":60}").post(path).then().statusCode(409).body("holder", is("w"));
     }

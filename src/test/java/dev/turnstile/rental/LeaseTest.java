@@ -71,7 +71,7 @@ class LeaseTest {
 
         asStaff().header("Lease-Token", "not-" + token).delete("/bikes/" + bikeId + "/lease")
                 .then().statusCode(409).body("reason", is("LEASE_NOT_HELD"));
-        asStaff().delete("/bikes/" + bikeId + "/lease").then().statusCode(400).body("detail", org.hamcrest.Matchers.containsString("leaseToken"));
+        asStaff().delete("/bikes/" + bikeId + "/lease").then().statusCode(400).body("detail", org.hamcrest.Matchers.containsString("Lease-Token"));
         lease(bikeId, "workshop-b", 60).then().statusCode(409).body("holder", is("workshop-a"));
 
         asStaff().header("Lease-Token", token).delete("/bikes/" + bikeId + "/lease").then().statusCode(204);
