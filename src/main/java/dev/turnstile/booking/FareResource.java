@@ -84,8 +84,8 @@ public class FareResource {
                 ? request.evaluatePreconditions()
                 : request.evaluatePreconditions(new EntityTag(current))) == null;
         return service.put(key, fare.seats(), fare.eliteReserveOrZero(), fare.shardsOrOne(), preconditionHolds)
-                .chain(created -> service.view(key).map(snapshot -> Response.status(created ? 201 : 200)
-                        .entity(snapshot.view()).tag(new EntityTag(snapshot.entityTag())).build()));
+                .map(put -> Response.status(put.created() ? 201 : 200)
+                        .entity(put.snapshot().view()).tag(new EntityTag(put.snapshot().entityTag())).build());
     }
 
     @GET

@@ -4,8 +4,10 @@ import java.util.function.Predicate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.turnstile.booking.InventoryRepository.CountedFare;
 import dev.turnstile.booking.InventoryRepository.Lock;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 
 /** Fare administration: create or reset a fare's capacity, show it, audit it. */
 @ApplicationScoped
@@ -32,8 +34,21 @@ public class FareService {
      * write may go ahead; if not, nothing is written and the answer is STALE_VERSION. Asked under the locks, so a
      * concurrent booking or reset cannot slip in between the check and the write.
      */
-    public Uni<Boolean> put(FareKey fare, int seats, int eliteReserve, int shards, Predicate<String> precondition) {
-        return attempts.once(connection -> inventory
+    public Uni<FarePut> put(FareKey fare, int seats, int eliteReserve, int shards, Predicate<String> precondition) {
+        return attempts.once(connection -> write(connection, fare, seats, eliteReserve, shards, precondition)
+                // read back in the write's own transaction: a fault after the commit must not answer 503 for a
+                // fare that was written (a retry under If-None-Match: * or the old If-Match would then get 412)
+                .chain(created -> inventory.readCounted(connection, fare)
+                        .map(counted -> new FarePut(created, snapshot(fare, counted)))));
+    }
+
+    /** What a put did (created, or reset an existing fare) and the fare as it left it. */
+    public record FarePut(boolean created, FareSnapshot snapshot) {
+    }
+
+    private Uni<Boolean> write(SqlConnection connection, FareKey fare, int seats, int eliteReserve, int shards,
+            Predicate<String> precondition) {
+        return inventory
                 .create(connection, fare, seats, eliteReserve, SeatRules.split(seats, shards))
                 .chain(created -> created ? Uni.createFrom().voidItem().invoke(() -> check(precondition, fare, null)).replaceWith(true)
                         : inventory.lockFare(connection, fare)
@@ -47,7 +62,7 @@ public class FareService {
                                     int[] split = SeatRules.split(seats - booked.intValue(), shards);
                                     return inventory.reset(connection, fare, seats, eliteReserve, split);
                                 })
-                                .replaceWith(false)));
+                                .replaceWith(false));
     }
 
     /** Throwing inside the transaction rolls back the fare a create has just inserted. */
@@ -58,15 +73,17 @@ public class FareService {
     }
 
     public Uni<FareSnapshot> view(FareKey fare) {
-        return attempts.read(client -> inventory.readCounted(client, fare)).map(counted -> {
-            if (counted == null) {
-                throw BookingProblems.fareNotFound(fare);
-            }
-            FareState state = counted.state();
-            return new FareSnapshot(new FareView(fare.flightId(), fare.fareClass(), state.seatsTotal(), state.seatsAvailable(),
-                    counted.booked(), state.eliteReserve(), state.shards(), state.version()),
-                    state.entityTag());
-        });
+        return attempts.read(client -> inventory.readCounted(client, fare)).map(counted -> snapshot(fare, counted));
+    }
+
+    private static FareSnapshot snapshot(FareKey fare, CountedFare counted) {
+        if (counted == null) {
+            throw BookingProblems.fareNotFound(fare);
+        }
+        FareState state = counted.state();
+        return new FareSnapshot(new FareView(fare.flightId(), fare.fareClass(), state.seatsTotal(), state.seatsAvailable(),
+                counted.booked(), state.eliteReserve(), state.shards(), state.version()),
+                state.entityTag());
     }
 
     public Uni<AuditView> audit(FareKey fare) {
