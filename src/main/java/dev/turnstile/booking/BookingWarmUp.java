@@ -24,6 +24,8 @@ import io.smallrye.mutiny.Uni;
  * parsing and planning every statement on every connection, and it sold out several times slower than the next.
  * Runs in the background after start (it delays readiness, not the start), on a fare that does not exist, so
  * nothing is written. A failure (PostgreSQL away) ends the warm-up: PostgreSQL's own readiness says DOWN then.
+ * Behind a pooler (unnamed statements, no statement cache) nothing stays prepared: there it opens the connections
+ * to the pooler and runs the path once.
  */
 @Readiness
 @ApplicationScoped
