@@ -17,6 +17,7 @@ import dev.turnstile.booking.BookingRepository.Passenger;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -81,8 +82,13 @@ class PassengerLookupTest {
                 .replaceWithVoid();
     }
 
+    /** Tuples fetched by index scans; a sequential scan of the table fails the test here, since it fetches none. */
     private static Uni<Long> tuplesFetchedByIndexScans(SqlConnection connection) {
-        return connection.query("SELECT idx_tup_fetch FROM pg_stat_xact_user_tables WHERE relid = 'pg_temp.bookings'::regclass")
-                .execute().map(rows -> rows.iterator().next().getLong("idx_tup_fetch"));
+        return connection.query("SELECT idx_tup_fetch, seq_tup_read FROM pg_stat_xact_user_tables WHERE relid = 'pg_temp.bookings'::regclass")
+                .execute().map(rows -> {
+                    Row counts = rows.iterator().next();
+                    assertEquals(0L, counts.getLong("seq_tup_read"), "bookings read by sequential scans");
+                    return counts.getLong("idx_tup_fetch");
+                });
     }
 }

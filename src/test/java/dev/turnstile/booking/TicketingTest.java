@@ -63,7 +63,7 @@ class TicketingTest {
     }
 
     @Test
-    void cancellingVoidsTheTicketWhetherIssuedOrNot() throws InterruptedException {
+    void cancellingVoidsAnIssuedTicketAndKeepsItsNumber() throws InterruptedException {
         String flight = "VOID-" + UUID.randomUUID();
         BookingClient client = new BookingClient();
         client.putFare(flight, "Y", 5, 0, 1);

@@ -13,10 +13,12 @@ import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.turnstile.LambdaMode;
 import dev.turnstile.booking.BookingRepository.Passenger;
 import dev.turnstile.booking.InventoryRepository.Lock;
 import io.quarkus.test.junit.QuarkusTest;
@@ -45,6 +47,9 @@ class WriteSkewTest {
     @Inject
     BookingRepository bookings;
 
+    @Inject
+    RacingInventoryRepository racing;
+
     @Test
     void readCommittedWithVersionChecksLetsTwoNonEliteBookingsIntoTheReserve() {
         String flight = twoSeatsOneReserved();
@@ -62,6 +67,27 @@ class WriteSkewTest {
                 () -> interleaveTwoBookings(flight, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"));
 
         assertEquals("40001", failure.getSqlState());
+        assertEquals(1, available(flight), "the reserved seat is still there");
+    }
+
+    /**
+     * Through the service, in the order that makes write skew: a second non-elite booking is made and committed
+     * between the first one's read of the fare and its take. Serializable aborts the first (40001), whose retry
+     * reads again and meets the reserve. The racing test below cannot tell that from two bookings that merely ran
+     * one after the other; this one fails for any strategy that lets both commit.
+     */
+    @Test
+    void aSerializableBookingThatReadBeforeAnotherCommittedMeetsTheReserveOnItsRetry() {
+        Assumptions.assumeFalse(LambdaMode.active(), LambdaMode.NO_OVERLAP);
+        BookingClient client = new BookingClient();
+        String flight = twoSeatsOneReserved();
+        client.mintTokens(List.of("p0", "p1"), false);
+        racing.afterNextRead(new FareKey(flight, "Y"), () -> assertEquals(201,
+                client.bookUntilFinal(flight, "Y", "serializable", "p1", false).join().status(), "the booking in between"));
+
+        BookingClient.Answer first = client.bookUntilFinal(flight, "Y", "serializable", "p0", false).join();
+
+        assertEquals("ELITE_RESERVE", first.reason(), first.toString());
         assertEquals(1, available(flight), "the reserved seat is still there");
     }
 

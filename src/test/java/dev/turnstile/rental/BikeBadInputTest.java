@@ -94,6 +94,10 @@ class BikeBadInputTest {
 
     @Test
     void rent() {
+        // an available bike: on the rented one a rent that got past the checks could not have written either
+        bikeId = unique("b");
+        BikeApiTest.create(bikeId, "harbour", 3);
+        before = stored();
         String path = "/bikes/" + bikeId + "/rent";
         malformed(json("{\"customerId\":").post(path));
         rejected(json("{\"customerId\":[\"c-2\"]}").post(path), "customerId");

@@ -204,9 +204,13 @@ class LeaseTest {
             long rents = answers.stream().skip(1).filter(answer -> answer.status() == 200).count();
             Response bike = asStaff().get("/bikes/" + bikeId);
             if (leased) {
-                // a rent may precede the lease (a lease does not need an available bike), never follow it
+                // a rent may precede the lease (a lease does not need an available bike), never follow it: the
+                // winning rent was then the bike's first write (version 2), and the lease the second
                 assertTrue(rents <= 1, answers.toString());
                 assertEquals(rents == 1 ? "RENTED" : "AVAILABLE", bike.path("status"));
+                answers.stream().skip(1).filter(answer -> answer.status() == 200)
+                        .forEach(rent -> assertEquals(2, rent.body().path("version").asInt(), "the rent came before the lease: " + answers));
+                assertEquals(rents == 1 ? 3 : 2, (int) bike.path("version"), answers.toString());
                 assertTrue(answers.stream().skip(1).filter(answer -> answer.status() == 409)
                         .allMatch(answer -> answer.reason().equals("LEASED") || answer.reason().equals("NOT_AVAILABLE")));
             } else {
