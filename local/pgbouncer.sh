@@ -39,6 +39,8 @@ listen_port = $port
 unix_socket_dir = $dir
 auth_type = trust
 auth_file = $dir/userlist.txt
+; SHOW CLIENTS on the admin console: BehindPgBouncerTest checks that the test run's connections are PgBouncer's
+stats_users = ${PGUSER:-postgres}
 pool_mode = transaction
 default_pool_size = 20
 max_client_conn = 2000

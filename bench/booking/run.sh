@@ -173,7 +173,8 @@ awk '/^summary http strategy=atomic shards=1 / { split($6, kv, "="); a = kv[2] }
      /^summary http strategy=sharded shards=16 / { split($6, kv, "="); s = kv[2] }
      /^pgbench-best script=service / { split($4, kv, "="); p1 = kv[2] }
      /^pgbench-16-shards-best script=service / { split($4, kv, "="); p16 = kv[2] }
-     END { if (a > 0 && s > 0) printf "summary sharded_over_atomic http=%.2f", s / a
-           if (p1 > 0 && p16 > 0) printf " pgbench_same_statement=%.2f", p16 / p1
-           if (a > 0 && s > 0) print "" }' "$OUT" | tee -a "$OUT"
+     END { if (a > 0 && s > 0) {
+             line = sprintf("summary sharded_over_atomic http=%.2f", s / a)
+             if (p1 > 0 && p16 > 0) line = line sprintf(" pgbench_same_statement=%.2f", p16 / p1)
+             print line } }' "$OUT" | tee -a "$OUT"
 echo "# results in $OUT"

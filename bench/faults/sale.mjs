@@ -111,6 +111,8 @@ async function client() {
 
 const readiness = process.env.LB_READY_URL ? followReadiness(process.env.LB_READY_URL) : Promise.resolve()
 await Promise.all(Array.from({ length: clients }, client))
+// wall clock of the last answer, before the readiness poller's tail: the script compares it with when the fault fired
+counts.lastAnswerEpochMs = Date.now()
 finished = true
 await readiness
 counts.elapsedMs = since()
