@@ -28,7 +28,8 @@ public class FareService {
     }
 
     /**
-     * Creates the fare (true) or resets an existing one to the new capacity, keeping its confirmed bookings (false).
+     * Creates the fare or resets an existing one to the new capacity, keeping its confirmed bookings, and answers
+     * which it did with the fare as the write left it.
      * {@code eliteReserve <= seats} is the caller's to check ({@code FareRequest}). {@code precondition} is asked, with
      * the fare's current entity tag (null when there is no fare yet) read under the locks the write takes, whether the
      * write may go ahead; if not, nothing is written and the answer is STALE_VERSION. Asked under the locks, so a

@@ -37,6 +37,7 @@ public class HttpParameterNames implements ParameterNameProvider {
         Parameter[] parameters = executable.getParameters();
         Annotation[][] annotations = executable.getParameterAnnotations();
         List<String> names = new ArrayList<>(parameters.length);
+        // an inner class's constructor has a synthetic first parameter without an entry in the annotations
         for (int i = 0; i < parameters.length; i++) {
             names.add(httpName(annotations.length == parameters.length ? annotations[i] : new Annotation[0], parameters[i].getName()));
         }
