@@ -28,6 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -48,6 +49,8 @@ public class BikeRepository {
 
     private final DynamoDbAsyncClient dynamo;
     private final String table;
+    private final CoalescedReads<GetItemResponse> reads = new CoalescedReads<>();
+    private final WritesInFlight writes = new WritesInFlight();
 
     BikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
         this.dynamo = dynamo;
@@ -74,22 +77,24 @@ public class BikeRepository {
 
     /** A strongly consistent read: the decision that follows must see every write acknowledged before it. */
     public Uni<Bike> get(String bikeId) {
-        return consistentRead(bikeId);
-    }
-
-    private Uni<Bike> consistentRead(String bikeId) {
         return consistentItem(bikeId).map(BikeItems::fromItem);
     }
 
+    /** Concurrent reads of one bike share the store call sent after the last of them asked ({@link CoalescedReads}). */
     private Uni<Map<String, AttributeValue>> consistentItem(String bikeId) {
-        return StoreCalls.call(() -> dynamo.getItem(GetItemRequest.builder()
-                        .tableName(table).key(key(bikeId)).consistentRead(true).build()))
-                .map(response -> {
-                    if (!response.hasItem() || response.item().isEmpty()) {
-                        throw new BikeNotFound(bikeId);
-                    }
-                    return response.item();
-                });
+        return StoreCalls.call(() -> reads.read(bikeId, () -> dynamo.getItem(consistentGet(bikeId))))
+                .map(response -> itemOf(bikeId, response));
+    }
+
+    private GetItemRequest consistentGet(String bikeId) {
+        return GetItemRequest.builder().tableName(table).key(key(bikeId)).consistentRead(true).build();
+    }
+
+    private static Map<String, AttributeValue> itemOf(String bikeId, GetItemResponse response) {
+        if (!response.hasItem() || response.item().isEmpty()) {
+            throw new BikeNotFound(bikeId);
+        }
+        return response.item();
     }
 
     /**
@@ -107,7 +112,12 @@ public class BikeRepository {
         return put(next, "", new HashMap<>());
     }
 
+    /** A write that cannot win against one of this process's writes in flight is not sent ({@link WritesInFlight}). */
     private Uni<Bike> put(Bike next, String moreConditions, Map<String, AttributeValue> values) {
+        return writes.write(next, () -> send(next, moreConditions, values));
+    }
+
+    private Uni<Bike> send(Bike next, String moreConditions, Map<String, AttributeValue> values) {
         Bike stored = next.withVersion(next.version() + 1);
         String writeId = newWriteId();
         Map<String, AttributeValue> item = toItem(stored);
@@ -282,7 +292,7 @@ public class BikeRepository {
         if (conflict.current().isPresent()) {
             return Uni.createFrom().failure(conflict);
         }
-        return consistentRead(conflict.bikeId()).onItem().transform(current -> {
+        return get(conflict.bikeId()).onItem().transform(current -> {
             throw new VersionConflict(conflict.bikeId(), current);
         });
     }

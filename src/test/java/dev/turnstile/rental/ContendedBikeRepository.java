@@ -36,20 +36,24 @@ public class ContendedBikeRepository extends BikeRepository {
     private final Map<String, AtomicInteger> resent;
     private final Map<String, AtomicInteger> inTransaction;
     private final Set<String> resentIntoTransaction;
+    private final Map<String, AtomicInteger> storeCalls;
 
     @Inject
     ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables) {
-        this(dynamo, tables, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
+        this(dynamo, tables, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(),
+                new ConcurrentHashMap<>());
     }
 
     private ContendedBikeRepository(DynamoDbAsyncClient dynamo, RentalTables tables, Map<String, AtomicInteger> resent,
-            Map<String, AtomicInteger> inTransaction, Set<String> resentIntoTransaction) {
-        super(new ResendingDynamoDb(dynamo, resent, inTransaction, resentIntoTransaction), tables);
+            Map<String, AtomicInteger> inTransaction, Set<String> resentIntoTransaction,
+            Map<String, AtomicInteger> storeCalls) {
+        super(new ResendingDynamoDb(dynamo, resent, inTransaction, resentIntoTransaction, storeCalls), tables);
         this.dynamo = dynamo;
         this.tables = tables;
         this.resent = resent;
         this.inTransaction = inTransaction;
         this.resentIntoTransaction = resentIntoTransaction;
+        this.storeCalls = storeCalls;
     }
 
     /** After each of the next {@code times} reads of {@code bikeId}, another writer changes the bike. */
@@ -81,6 +85,11 @@ public class ContendedBikeRepository extends BikeRepository {
     /** The next write on {@code bikeId} is applied, its answer lost, and its resend meets a transaction. */
     void resendNextWriteIntoTransaction(String bikeId) {
         resentIntoTransaction.add(bikeId);
+    }
+
+    /** Reads and writes of {@code bikeId} that reached the store ({@link CoalescedReads}, {@link WritesInFlight}). */
+    int storeCalls(String bikeId) {
+        return storeCalls.getOrDefault(bikeId, new AtomicInteger()).get();
     }
 
     int reads(String bikeId) {

@@ -36,13 +36,16 @@ final class ResendingDynamoDb implements DynamoDbAsyncClient {
     private final Map<String, AtomicInteger> resent;
     private final Map<String, AtomicInteger> inTransaction;
     private final Set<String> resentIntoTransaction;
+    private final Map<String, AtomicInteger> storeCalls;
 
     ResendingDynamoDb(DynamoDbAsyncClient dynamo, Map<String, AtomicInteger> resent,
-            Map<String, AtomicInteger> inTransaction, Set<String> resentIntoTransaction) {
+            Map<String, AtomicInteger> inTransaction, Set<String> resentIntoTransaction,
+            Map<String, AtomicInteger> storeCalls) {
         this.dynamo = dynamo;
         this.resent = resent;
         this.inTransaction = inTransaction;
         this.resentIntoTransaction = resentIntoTransaction;
+        this.storeCalls = storeCalls;
     }
 
     @Override
@@ -62,6 +65,7 @@ final class ResendingDynamoDb implements DynamoDbAsyncClient {
 
     @Override
     public CompletableFuture<GetItemResponse> getItem(GetItemRequest request) {
+        storeCalls.computeIfAbsent(request.key().get(BikeItems.KEY).s(), id -> new AtomicInteger()).incrementAndGet();
         return dynamo.getItem(request);
     }
 
@@ -73,6 +77,9 @@ final class ResendingDynamoDb implements DynamoDbAsyncClient {
     private <Q, R> CompletableFuture<R> sent(Map<String, AttributeValue> key, Q request,
             Function<Q, CompletableFuture<R>> send) {
         AttributeValue bikeId = key.get(BikeItems.KEY);
+        if (bikeId != null) {
+            storeCalls.computeIfAbsent(bikeId.s(), id -> new AtomicInteger()).incrementAndGet();
+        }
         if (bikeId != null && resentIntoTransaction.remove(bikeId.s())) {
             return send.apply(request).thenCompose(lost -> inTransaction());
         }

@@ -1,0 +1,93 @@
+package dev.turnstile.rental;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The rule on its own, with writes the test answers by hand: only a write that expects a version another write
+ * already moved on from is skipped. The service's use of it on a real dynalite is in {@code BikeContentionTest}.
+ */
+class WritesInFlightTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(5);
+
+    private final WritesInFlight writes = new WritesInFlight();
+    private final AtomicInteger sent = new AtomicInteger();
+
+    private static Bike atVersion(long version) {
+        return new Bike("b-1", "harbour", BikeStatus.AVAILABLE, 3, null, null, null, version, "g1", null, null, null,
+                List.of());
+    }
+
+    private Uni<Bike> write(Bike next, CompletableFuture<Bike> answer) {
+        return writes.write(next, () -> {
+            sent.incrementAndGet();
+            return Uni.createFrom().completionStage(answer);
+        });
+    }
+
+    @Test
+    void aWriteThatExpectsTheVersionAnotherWriteMovedOnFromFailsUnsent() {
+        CompletableFuture<Bike> first = new CompletableFuture<>();
+        CompletableFuture<Bike> firstAnswer = write(atVersion(4), first).subscribeAsCompletionStage();
+        CompletableFuture<Bike> second = write(atVersion(4), new CompletableFuture<>()).subscribeAsCompletionStage();
+        assertEquals(1, sent.get(), "the second write waits for the first");
+
+        Bike stored = atVersion(5);
+        first.complete(stored);
+        assertSame(stored, firstAnswer.join());
+        VersionConflict conflict = assertThrowsConflict(second);
+        assertSame(stored, conflict.current().orElseThrow(), "the bike the winner stored");
+        assertEquals(1, sent.get(), "the write that could not win was not sent");
+    }
+
+    @Test
+    void aWriteWaitingBehindOneThatFailedIsSent() {
+        CompletableFuture<Bike> first = new CompletableFuture<>();
+        CompletableFuture<Bike> firstAnswer = write(atVersion(4), first).subscribeAsCompletionStage();
+        CompletableFuture<Bike> secondSent = CompletableFuture.completedFuture(atVersion(5));
+        CompletableFuture<Bike> second = write(atVersion(4), secondSent).subscribeAsCompletionStage();
+
+        first.completeExceptionally(new IllegalStateException("leased"));
+        assertTrue(firstAnswer.isCompletedExceptionally());
+        assertEquals(5, second.orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join().version());
+        assertEquals(2, sent.get());
+    }
+
+    @Test
+    void writesExpectingOtherVersionsAreSentAtOnce() {
+        write(atVersion(4), new CompletableFuture<>()).subscribeAsCompletionStage();
+        write(atVersion(7), new CompletableFuture<>()).subscribeAsCompletionStage();
+        assertEquals(2, sent.get());
+    }
+
+    @Test
+    void aWriteWhoseCallerWentAwayLetsTheNextOneGo() {
+        write(atVersion(4), new CompletableFuture<>()).subscribeAsCompletionStage().cancel(false);
+        CompletableFuture<Bike> second = write(atVersion(4), CompletableFuture.completedFuture(atVersion(5)))
+                .subscribeAsCompletionStage();
+        assertEquals(5, second.orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join().version());
+    }
+
+    private static VersionConflict assertThrowsConflict(CompletableFuture<Bike> answer) {
+        try {
+            answer.orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof VersionConflict conflict) {
+                return conflict;
+            }
+            throw e;
+        }
+        throw new AssertionError("expected a version conflict");
+    }
+}
