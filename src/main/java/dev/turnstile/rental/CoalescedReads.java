@@ -24,7 +24,8 @@ import io.vertx.core.Vertx;
  * next call, not the current one" ({@code Uni.memoize} shares the current one).
  *
  * <p>Each caller gets its own copy of the shared answer: a caller that cancels (its client went away) cancels its
- * copy, never the read the others wait for.
+ * copy, never the read the others wait for. When a read fails, those waiting for the next one fail with it (a
+ * failing store answers them within one call deadline, not two); a failure is never a claim about the bike.
  */
 final class CoalescedReads<T> {
 
@@ -69,16 +70,17 @@ final class CoalescedReads<T> {
         CompletionStage<T> sent;
         try {
             sent = read.get();
-        } catch (RuntimeException failure) {
+        } catch (Throwable failure) {
             sent = CompletableFuture.failedFuture(failure);
         }
         sent.whenComplete((item, failure) -> {
             if (failure != null) {
                 round.completeExceptionally(failure);
+                failNextOf(key, failure);
             } else {
                 round.complete(item);
+                sendNextOf(key, read);
             }
-            sendNextOf(key, read);
         });
     }
 
@@ -96,8 +98,30 @@ final class CoalescedReads<T> {
             waiting.sender = state.sender;
             return new Key<>();
         });
-        if (waiting.next != null) {
+        if (waiting.next == null) {
+            return;
+        }
+        try {
             waiting.sender.execute(() -> send(key, waiting.next, read));
+        } catch (Throwable failure) {
+            // the caller's context or the worker pool refused (shutting down): nothing is in flight for the key now
+            waiting.next.completeExceptionally(failure);
+            failNextOf(key, failure);
+        }
+    }
+
+    /**
+     * Those who wait for the next read get the failure of the one in flight instead of a read of their own: a store
+     * that is failing answers them within one call's deadline, not two.
+     */
+    private void failNextOf(String key, Throwable failure) {
+        Key<T> waiting = new Key<>();
+        keys.computeIfPresent(key, (k, state) -> {
+            waiting.next = state.next;
+            return null;
+        });
+        if (waiting.next != null) {
+            waiting.next.completeExceptionally(failure);
         }
     }
 

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -60,7 +62,7 @@ class WritesInFlightTest {
 
         first.completeExceptionally(new IllegalStateException("leased"));
         assertTrue(firstAnswer.isCompletedExceptionally());
-        assertEquals(5, second.orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join().version());
+        assertEquals(5, second.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join().version());
         assertEquals(2, sent.get());
     }
 
@@ -76,13 +78,60 @@ class WritesInFlightTest {
         write(atVersion(4), new CompletableFuture<>()).subscribeAsCompletionStage().cancel(false);
         CompletableFuture<Bike> second = write(atVersion(4), CompletableFuture.completedFuture(atVersion(5)))
                 .subscribeAsCompletionStage();
-        assertEquals(5, second.orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join().version());
+        assertEquals(5, second.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join().version());
+    }
+
+    @Test
+    void everyWriteWaitingBehindOneThatFailedIsSentAtOnceNotOneAfterAnother() throws Exception {
+        CompletableFuture<Bike> first = new CompletableFuture<>();
+        write(atVersion(4), first).subscribeAsCompletionStage();
+        for (int waiter = 0; waiter < 3; waiter++) {
+            write(atVersion(4), new CompletableFuture<>()).subscribeAsCompletionStage();
+        }
+        first.completeExceptionally(new IllegalStateException("the store failed"));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (sent.get() < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(4, sent.get(), "the three waiters sent while none of them has answered");
+    }
+
+    @Test
+    void aWriteBehindOneThatLostToANewerVersionFailsUnsent() {
+        CompletableFuture<Bike> first = new CompletableFuture<>();
+        write(atVersion(4), first).subscribeAsCompletionStage();
+        CompletableFuture<Bike> second = write(atVersion(4), new CompletableFuture<>()).subscribeAsCompletionStage();
+        first.completeExceptionally(new VersionConflict("b-1", atVersion(6)));
+        assertEquals(6, assertThrowsConflict(second).current().orElseThrow().version());
+        assertEquals(1, sent.get());
+    }
+
+    @Test
+    void aWriteBehindOneThatALeaseRefusedAtTheSameVersionIsSent() {
+        CompletableFuture<Bike> first = new CompletableFuture<>();
+        write(atVersion(4), first).subscribeAsCompletionStage();
+        CompletableFuture<Bike> second = write(atVersion(4), CompletableFuture.completedFuture(atVersion(5)))
+                .subscribeAsCompletionStage();
+        first.completeExceptionally(new VersionConflict("b-1", atVersion(4)));
+        assertEquals(5, second.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join().version());
+        assertEquals(2, sent.get());
+    }
+
+    @Test
+    void aWriteBehindAStalledOneIsSentAfterTheLongestWait() {
+        write(atVersion(4), new CompletableFuture<>()).subscribeAsCompletionStage();
+        long started = System.nanoTime();
+        CompletableFuture<Bike> second = write(atVersion(4), CompletableFuture.completedFuture(atVersion(5)))
+                .subscribeAsCompletionStage();
+        assertEquals(5, second.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join().version());
+        long waited = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        assertTrue(waited >= WritesInFlight.LONGEST_WAIT.toMillis() && waited < 2_000, "waited " + waited + " ms");
     }
 
     private static VersionConflict assertThrowsConflict(CompletableFuture<Bike> answer) {
         try {
-            answer.orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
-        } catch (java.util.concurrent.CompletionException e) {
+            answer.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+        } catch (CompletionException e) {
             if (e.getCause() instanceof VersionConflict conflict) {
                 return conflict;
             }
