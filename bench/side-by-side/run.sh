@@ -46,7 +46,13 @@ grep -q 'Bearer $BENCH_TOKEN" -o /dev/null' "$BENCH/run-all.sh" && grep -q 'bike
   || { echo "run-all.sh's preflight changed; adapt $0" >&2; exit 2; }
 
 rm -rf /tmp/turnstile-peer && cp -r "$SHARED/peer" /tmp/turnstile-peer && (cd /tmp/turnstile-peer && npm ci --no-audit --no-fund >/dev/null 2>&1)
+# This machine's PostgreSQL runs with autovacuum off (/etc/postgresql/15/main/conf.d/90-ci.conf); production's does
+# not. Without it every booking the sitting makes stays, with Turnstile's ticket workers' dead row versions, and each
+# round runs on a larger, more bloated bookings table than the one before (one old build measured 982 then 474
+# pessimistic bookings/s, 190 000 dead rows apart). What autovacuum would do, done before each server's round:
+vacuum() { $PSQL -d "$1" -c "VACUUM (ANALYZE)" >/dev/null; }
 start_peer() {
+  vacuum peer
   (cd /tmp/turnstile-peer && RIDES_UNTIL_SERVICE=1000000000 ./start.sh >/dev/null 2>&1)
   for _ in $(seq 50); do curl -sf localhost:8081/health >/dev/null && break; sleep 0.2; done
 }
@@ -57,6 +63,7 @@ $PSQL -tc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || $PSQL
 bash local/migrate.sh postgresql://127.0.0.1:5432/$DB >/dev/null 2>&1
 PIDS=()
 start_turnstile() {
+  vacuum "$DB"
   rm -f "$OUT/dynalite.in"; mkfifo "$OUT/dynalite.in"
   # dynalite exits when its stdin closes: keep a pipe open while it runs
   sleep infinity > "$OUT/dynalite.in" & PIDS+=($!)
