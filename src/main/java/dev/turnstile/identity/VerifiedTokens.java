@@ -83,6 +83,12 @@ public class VerifiedTokens implements JWTParser {
         return verified;
     }
 
+    /** Whether {@code token} is remembered now: its next parse needs neither the key set nor a signature check. */
+    boolean remembers(String token) {
+        Remembered known = remembered.get(token);
+        return known != null && clock.getAsLong() < known.untilMillis();
+    }
+
     /** Whether one more fits, after forgetting the expired ones if the cache is full. */
     private boolean room(long now) {
         if (remembered.size() < maxEntries) {

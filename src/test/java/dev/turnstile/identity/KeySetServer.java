@@ -32,6 +32,13 @@ public final class KeySetServer implements QuarkusTestResourceLifecycleManager {
     static final AtomicInteger fetches = new AtomicInteger();
 
     private HttpServer server;
+    /** How long the app remembers a verified token: 0 (by default) sends every request's token to the key set. */
+    private String verifiedTokensMaxAge = "0";
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        verifiedTokensMaxAge = initArgs.getOrDefault("verified-tokens.max-age", verifiedTokensMaxAge);
+    }
 
     @Override
     public Map<String, String> start() {
@@ -58,8 +65,7 @@ public final class KeySetServer implements QuarkusTestResourceLifecycleManager {
         server.start();
         return Map.of("turnstile.identity.public-key-location",
                 "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks",
-                // every request's token goes to the verifier, and so to the key set
-                "turnstile.identity.verified-tokens.max-age", "0");
+                "turnstile.identity.verified-tokens.max-age", verifiedTokensMaxAge);
     }
 
     @Override

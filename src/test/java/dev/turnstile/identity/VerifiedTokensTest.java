@@ -1,8 +1,10 @@
 package dev.turnstile.identity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -67,6 +69,19 @@ class VerifiedTokensTest {
         now.addAndGet(1);
         tokens.parse(token);
         assertEquals(2, verifications.get(), "at its exp the token goes back to the verifier, which decides");
+    }
+
+    @Test
+    void remembersOnlyAVerifiedTokenAndOnlyUntilItsTimeIsUp() throws Exception {
+        VerifiedTokens tokens = tokens(10);
+        String token = goodFor(3600);
+        assertFalse(tokens.remembers(token), "not yet verified");
+        tokens.parse(token);
+        assertTrue(tokens.remembers(token));
+        assertThrows(ParseException.class, () -> tokens.parse("forged"));
+        assertFalse(tokens.remembers("forged"));
+        now.addAndGet(MAX_AGE);
+        assertFalse(tokens.remembers(token), "past max-age its next parse verifies it again, so it is not remembered");
     }
 
     @Test
