@@ -50,7 +50,11 @@ rm -rf /tmp/turnstile-peer && cp -r "$SHARED/peer" /tmp/turnstile-peer && (cd /t
 # not. Without it every booking the sitting makes stays, with Turnstile's ticket workers' dead row versions, and each
 # round runs on a larger, more bloated bookings table than the one before (one old build measured 982 then 474
 # pessimistic bookings/s, 190 000 dead rows apart). What autovacuum would do, done before each server's round:
-vacuum() { $PSQL -d "$1" -c "VACUUM (ANALYZE)" >/dev/null; }
+# The peer creates its database at its first start: on a fresh machine there is nothing to vacuum before that.
+vacuum() {
+  $PSQL -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$1'" | grep -q 1 || return 0
+  $PSQL -d "$1" -c "VACUUM (ANALYZE)" >/dev/null
+}
 start_peer() {
   vacuum peer
   (cd /tmp/turnstile-peer && RIDES_UNTIL_SERVICE=1000000000 ./start.sh >/dev/null 2>&1)
