@@ -57,12 +57,21 @@ URL=http://127.0.0.1:$PORT/bikes/no-such-bike
 
 one() {
   local label=$1 location=$2
+  # an app left on these ports (by an interrupted run) would answer in this one's place, under the wrong label
+  if curl -s -o /dev/null "localhost:$PORT" || curl -s -o /dev/null "localhost:$((PORT + 1))"; then
+    echo "port $PORT or $((PORT + 1)) is taken: stop what listens there" >&2; exit 1
+  fi
   TURNSTILE_IDENTITY_PUBLIC_KEY_LOCATION=$location MALLOC_ARENA_MAX=2 \
     java -Xmx96m -XX:+UseSerialGC -jar "$APP/quarkus-run.jar" > "$WORK/app.log" 2>&1 &
   local app=$!
-  for _ in $(seq 150); do curl -sf "localhost:$((PORT + 1))/q/health/ready" >/dev/null && break; sleep 0.2; done
+  PIDS+=("$app")
+  for _ in $(seq 150); do
+    kill -0 "$app" 2>/dev/null || { tail -20 "$WORK/app.log"; exit 1; }
+    curl -sf "localhost:$((PORT + 1))/q/health/ready" >/dev/null && break
+    sleep 0.2
+  done
   [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $BENCH_TOKEN" "$URL")" = 404 ] \
-    || { tail -20 "$WORK/app.log"; kill "$app"; exit 1; }
+    || { tail -20 "$WORK/app.log"; exit 1; }
   wrk -t2 -c64 -d20s -H "Authorization: Bearer $BENCH_TOKEN" "$URL" >/dev/null   # the JIT's warm-up
   for window in 1 2 3; do
     local before after out
@@ -76,7 +85,7 @@ one() {
   kill "$app"; wait "$app" 2>/dev/null || true
 }
 
-echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores; build: $APP"
+echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores; build: $APP; $ROUNDS rounds"
 for round in $(seq "$ROUNDS"); do
   one "key file" "$KEY_FILE"
   one "JWKS URL" "http://127.0.0.1:$JWKS_PORT/jwks"

@@ -2,13 +2,16 @@ package dev.turnstile.identity;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.TokenAuthenticationRequest;
-import io.quarkus.smallrye.jwt.runtime.auth.JsonWebTokenCredential;
 import io.quarkus.smallrye.jwt.runtime.auth.MpJwtValidator;
 import io.quarkus.smallrye.jwt.runtime.auth.SmallRyeJwtConfig;
+import io.smallrye.jwt.auth.principal.DefaultJWTParser;
+import io.smallrye.jwt.auth.principal.ParseException;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -19,23 +22,43 @@ import io.smallrye.mutiny.Uni;
  * ({@link MpJwtValidator}) runs every verification on a worker thread, since one may have to fetch the key set with a
  * blocking HTTP client. A remembered token needs neither the key set nor a signature check, yet paid that hop on every
  * request: GET /bikes/{id} answered about a quarter fewer requests per second than with the key in a file
- * (docs/identity.md, "The key set"). A token not remembered still goes to smallrye-jwt's provider and its worker, so
- * fetching the key set never holds an event loop.
+ * (docs/identity.md, "The key set"). A token not remembered goes to smallrye-jwt's provider and its worker, so
+ * fetching the key set never holds an event loop. The identity itself is built by smallrye-jwt's provider class in
+ * both cases (its roles, principal and attributes); on a Quarkus upgrade, check that its constructor still decides
+ * blocking or not from the key locations it is given.
  */
 @ApplicationScoped
 class RememberedTokenIdentities implements IdentityProvider<TokenAuthenticationRequest> {
 
+    /** Thrown inside the provider below and turned into "not mine" here: never seen outside, so never a trace. */
+    private static final ParseException NOT_REMEMBERED = new ParseException("no longer remembered") {
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    };
+
     private final VerifiedTokens tokens;
     /**
      * smallrye-jwt's provider told of no remote key location, so it works on the calling thread (unless
-     * {@code quarkus.smallrye-jwt.blocking-authentication} asks for a worker explicitly); it parses with
-     * {@link VerifiedTokens}, which answers a remembered token from memory.
+     * {@code quarkus.smallrye-jwt.blocking-authentication} asks for a worker explicitly), with a parser that answers
+     * from memory only: a token that stopped being remembered since {@link #authenticate} looked is not verified
+     * here, on the event loop, but handed on.
      */
-    private final MpJwtValidator onCallingThread;
+    private final MpJwtValidator fromMemory;
 
     RememberedTokenIdentities(VerifiedTokens tokens, SmallRyeJwtConfig config) {
         this.tokens = tokens;
-        this.onCallingThread = new MpJwtValidator(tokens, config, null, null);
+        this.fromMemory = new MpJwtValidator(new DefaultJWTParser() {
+            @Override
+            public JsonWebToken parse(String token) throws ParseException {
+                JsonWebToken remembered = tokens.remembered(token);
+                if (remembered == null) {
+                    throw NOT_REMEMBERED;
+                }
+                return remembered;
+            }
+        }, config, null, null);
     }
 
     @Override
@@ -49,14 +72,12 @@ class RememberedTokenIdentities implements IdentityProvider<TokenAuthenticationR
         return IdentityProvider.super.priority() + 1;
     }
 
-    /**
-     * A token that stops being remembered between the question and the parse (its time ran out in between) is verified
-     * on the calling thread: with the key set's copy in hand, as nearly always, that is a signature check, no fetch.
-     */
     @Override
     public Uni<SecurityIdentity> authenticate(TokenAuthenticationRequest request, AuthenticationRequestContext context) {
-        return request.getToken() instanceof JsonWebTokenCredential && tokens.remembers(request.getToken().getToken())
-                ? onCallingThread.authenticate(request, context)
-                : Uni.createFrom().nullItem();
+        if (tokens.remembered(request.getToken().getToken()) == null) {
+            return Uni.createFrom().nullItem();
+        }
+        return fromMemory.authenticate(request, context)
+                .onFailure(failure -> failure.getCause() == NOT_REMEMBERED).recoverWithNull();
     }
 }

@@ -83,10 +83,10 @@ public class VerifiedTokens implements JWTParser {
         return verified;
     }
 
-    /** Whether {@code token} is remembered now: its next parse needs neither the key set nor a signature check. */
-    boolean remembers(String token) {
+    /** {@code token} as it was verified, if it is remembered now; else null (and nothing is verified). */
+    JsonWebToken remembered(String token) {
         Remembered known = remembered.get(token);
-        return known != null && clock.getAsLong() < known.untilMillis();
+        return known != null && clock.getAsLong() < known.untilMillis() ? known.token() : null;
     }
 
     /** Whether one more fits, after forgetting the expired ones if the cache is full. */

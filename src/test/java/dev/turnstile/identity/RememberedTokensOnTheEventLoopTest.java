@@ -5,6 +5,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.hamcrest.MatcherAssert.assertThat;
 
+import java.util.Set;
+
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.ResourceArg;
@@ -26,8 +28,12 @@ import io.quarkus.test.junit.TestProfile;
         initArgs = @ResourceArg(name = "verified-tokens.max-age", value = "60s"))
 class RememberedTokensOnTheEventLoopTest {
 
-    /** Its own app start: the key set URL is this class's alone. */
+    /** Its own app start: the key set URL and the thread-noting parser are this class's alone. */
     public static class KeySetUrl implements QuarkusTestProfile {
+        @Override
+        public Set<Class<?>> getEnabledAlternatives() {
+            return Set.of(ThreadRecordingVerifiedTokens.class);
+        }
     }
 
     @Test

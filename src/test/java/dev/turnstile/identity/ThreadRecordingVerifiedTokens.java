@@ -3,7 +3,6 @@ package dev.turnstile.identity;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -13,9 +12,12 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 
-/** Test only: {@link VerifiedTokens} as the app uses it, noting the thread each token was last parsed on. */
+/**
+ * Test only: {@link VerifiedTokens} as the app uses it, noting the thread that last parsed each token or looked it up
+ * in memory. Selected by the test profiles that ask for it ({@code getEnabledAlternatives}), so every other test runs
+ * the app's own bean.
+ */
 @Alternative
-@Priority(2)
 @Singleton
 public class ThreadRecordingVerifiedTokens extends VerifiedTokens {
 
@@ -34,5 +36,11 @@ public class ThreadRecordingVerifiedTokens extends VerifiedTokens {
     public JsonWebToken parse(String token) throws ParseException {
         LAST_THREAD.put(token, Thread.currentThread().getName());
         return super.parse(token);
+    }
+
+    @Override
+    JsonWebToken remembered(String token) {
+        LAST_THREAD.put(token, Thread.currentThread().getName());
+        return super.remembered(token);
     }
 }

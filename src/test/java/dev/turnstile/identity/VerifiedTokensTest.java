@@ -1,10 +1,9 @@
 package dev.turnstile.identity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,13 +74,14 @@ class VerifiedTokensTest {
     void remembersOnlyAVerifiedTokenAndOnlyUntilItsTimeIsUp() throws Exception {
         VerifiedTokens tokens = tokens(10);
         String token = goodFor(3600);
-        assertFalse(tokens.remembers(token), "not yet verified");
-        tokens.parse(token);
-        assertTrue(tokens.remembers(token));
+        assertNull(tokens.remembered(token), "not yet verified");
+        JsonWebToken verified = tokens.parse(token);
+        assertSame(verified, tokens.remembered(token));
         assertThrows(ParseException.class, () -> tokens.parse("forged"));
-        assertFalse(tokens.remembers("forged"));
+        assertNull(tokens.remembered("forged"));
         now.addAndGet(MAX_AGE);
-        assertFalse(tokens.remembers(token), "past max-age its next parse verifies it again, so it is not remembered");
+        assertNull(tokens.remembered(token), "past max-age its next parse verifies it again, so it is not remembered");
+        assertEquals(2, verifications.get(), "remembered() never verifies");
     }
 
     @Test
