@@ -25,20 +25,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
 APP=${APP:-target/quarkus-app}
 [ -f "$APP/quarkus-run.jar" ] || ./mvnw -q -B package -DskipTests
 
-psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 \
-  || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB"
-bash local/migrate.sh "postgresql://127.0.0.1:5432/$DB" >/dev/null
-
-mkfifo "$WORK/dynalite.in"
-node local/dynalite.js < "$WORK/dynalite.in" > "$WORK/dynalite.out" &
-exec 3> "$WORK/dynalite.in"
-for _ in $(seq 100); do grep -q 'listening on port' "$WORK/dynalite.out" && break; sleep 0.1; done
-DYNAMO_PORT=$(grep -o 'listening on port [0-9]*' "$WORK/dynalite.out" | grep -o '[0-9]*$')
-node bench/startup/startup.mjs tables "$DYNAMO_PORT"
+. bench/startup/stores.sh   # DB migrated, a dynalite on fd 3 with the tables, DYNAMO_PORT
 
 # The dev public key as an identity provider serves it: a key set, kept for an hour (Cache-Control: max-age).
 node -e '

@@ -118,15 +118,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 \
-  || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB"
-bash local/migrate.sh "postgresql://127.0.0.1:5432/$DB" >/dev/null
-mkfifo "$WORK/dynalite.in"
-node local/dynalite.js <"$WORK/dynalite.in" >"$WORK/dynalite.out" &
-exec 3>"$WORK/dynalite.in"
-for _ in $(seq 100); do grep -q 'listening on port' "$WORK/dynalite.out" && break; sleep 0.1; done
-DYNAMO_PORT=$(grep -o 'listening on port [0-9]*' "$WORK/dynalite.out" | grep -o '[0-9]*$') || fail "dynalite did not start"
-node "$DRIVER" tables "$DYNAMO_PORT"
+# shellcheck disable=SC1091
+. bench/startup/stores.sh
 
 # The driver polls these ports: an app of another run still listening there would answer in the binary's place.
 for port in "$PORT" $((PORT + 1)); do

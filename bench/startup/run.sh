@@ -50,17 +50,7 @@ trap cleanup EXIT
 
 echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(uname -m); runs per variant: $RUNS"
 
-psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 \
-  || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB"
-(cd "$SRC" && bash local/migrate.sh "postgresql://127.0.0.1:5432/$DB" >/dev/null)
-
-[ -d node_modules/dynalite ] || npm ci --no-audit --no-fund >/dev/null
-mkfifo "$WORK/dynalite.in"
-node local/dynalite.js < "$WORK/dynalite.in" > "$WORK/dynalite.out" &
-exec 3> "$WORK/dynalite.in"
-for _ in $(seq 100); do grep -q 'listening on port' "$WORK/dynalite.out" && break; sleep 0.1; done
-DYNAMO_PORT=$(grep -o 'listening on port [0-9]*' "$WORK/dynalite.out" | grep -o '[0-9]*$')
-node "$DRIVER" tables "$DYNAMO_PORT"
+MIGRATIONS_FROM=$SRC . bench/startup/stores.sh
 
 . bench/startup/app-env.sh
 
