@@ -44,6 +44,15 @@ public interface BookingConfig {
     String idleInTransactionTimeout();
 
     /**
+     * How long a transaction may wait for PostgreSQL's answers once it has its connection; then the request is
+     * answered 503 STORE_UNAVAILABLE ({@link BoundedTransactions}). Above {@link #statementTimeout()}, so that a slow
+     * statement is ended by PostgreSQL (503 TIMEOUT, rolled back) before this: it is for a server that does not answer
+     * at all.
+     */
+    @WithDefault("6s")
+    Duration transactionDeadline();
+
+    /**
      * How long one booking may go on retrying lost races (optimistic, serializable, and the rarer retries of the
      * others), counted from its first attempt; a race lost after it is answered 409 CONTENTION with Retry-After.
      * 0 = no retry.

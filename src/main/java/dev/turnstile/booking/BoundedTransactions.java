@@ -5,12 +5,16 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.jboss.logging.Logger;
+
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.smallrye.mutiny.subscription.UniEmitter;
 import io.smallrye.mutiny.tuples.Tuple2;
 import io.smallrye.mutiny.tuples.Tuple3;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -22,10 +26,13 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * ({@code set_config(..., true)}, the function form of {@code SET LOCAL}), pipelined with the work's first statement,
  * so they cost no round trip of their own: PgBouncer refuses startup parameters ({@code unsupported startup
  * parameter}), RDS Proxy pins every connection that sends them, and a session {@code SET} would follow the server
- * connection to whichever client a pooler hands it next.
+ * connection to whichever client a pooler hands it next. A transaction whose connection gets no answer at all is
+ * answered within {@code transaction-deadline} ({@link #onConnection}).
  */
 @ApplicationScoped
 public class BoundedTransactions {
+
+    private static final Logger LOG = Logger.getLogger(BoundedTransactions.class);
 
     private static final String LIMITS = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, true), "
             + "set_config('idle_in_transaction_session_timeout', $3, true)";
@@ -35,16 +42,20 @@ public class BoundedTransactions {
     private final Pool pool;
     private final Tuple limits;
     private final boolean limitsAtConnect;
+    private final Vertx vertx;
+    private final long deadlineMillis;
 
-    BoundedTransactions(Pool pool, BookingConfig config, BoundedPool bounds) {
+    BoundedTransactions(Pool pool, BookingConfig config, BoundedPool bounds, Vertx vertx) {
         this.pool = pool;
+        this.vertx = vertx;
+        this.deadlineMillis = Math.max(1, config.transactionDeadline().toMillis());
         this.limits = Tuple.of(config.lockTimeout(), config.statementTimeout(), config.idleInTransactionTimeout());
         this.limitsAtConnect = bounds.limitsAtConnect();
     }
 
     /** {@code work} in one READ COMMITTED transaction, committed when its Uni succeeds, rolled back when it fails. */
     public <T> Uni<T> run(Function<SqlConnection, Uni<T>> work) {
-        return inCallersTrace(connection -> bounded(connection, work), pool::withTransaction);
+        return onConnection(connection -> bounded(connection, work), pool::withTransaction);
     }
 
     /**
@@ -58,7 +69,7 @@ public class BoundedTransactions {
      * answer is in ({@code TransactionImpl.checkEnd}), which is the round trip this saves.
      */
     public <T> Uni<T> runPipelined(BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return inCallersTrace(connection -> {
+        return onConnection(connection -> {
             PipelinedCommit commit = new PipelinedCommit(connection);
             return Uni.combine().all().unis(connection.query("BEGIN").execute(), limitTransaction(connection), work.apply(connection, commit))
                     .asTuple().map(Tuple3::getItem3)
@@ -77,40 +88,117 @@ public class BoundedTransactions {
         if (!limitsAtConnect) {
             return runPipelined(work);
         }
-        return inCallersTrace(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER), pool::withConnection);
+        return onConnection(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER), pool::withConnection);
     }
 
     /** {@code work} in one SERIALIZABLE transaction. */
     public <T> Uni<T> runSerializable(Function<SqlConnection, Uni<T>> work) {
-        return inCallersTrace(connection -> Uni.combine().all()
+        return onConnection(connection -> Uni.combine().all()
                 .unis(connection.query(SERIALIZABLE).execute(), bounded(connection, work)).asTuple().map(Tuple2::getItem2),
                 pool::withTransaction);
     }
 
     /**
-     * {@code work} made and subscribed to in the trace context that was current when the transaction was subscribed
-     * to (a booking's attempt span), so that its statements are traced under it. The pool calls back at once when a
-     * connection is idle, but when it has to wait for one it calls back later, on the request's Vert.x context that
-     * by then holds the span current before the attempt began: every statement of the transaction was traced beside
-     * the attempt instead of under it (BookingSpanTreeTest, more bookings at once than connections).
+     * {@code work} on a connection from {@code withConnection}, answered within {@code transaction-deadline} of the
+     * connection being handed over.
+     *
+     * <p>The deadline: PostgreSQL ends a slow statement itself ({@code statement_timeout}), but a server that hangs,
+     * or a network that drops packets without a reset, leaves the connection open with neither an answer nor a
+     * failure, and the request waited as long as the stall. Past the deadline the caller gets
+     * {@link PostgresDidNotAnswer} (503). The transaction is not cut short, as the client cannot abandon a connection
+     * it has handed out: it ends when the server answers or the connection closes, and holds its connection until
+     * then, so it may still commit after the 503 (which says so: retry with the same key). The deadline is kept
+     * around the pool's call, not the work: failing the work would make the pool send ROLLBACK on the stalled
+     * connection and wait for that answer too.
+     *
+     * <p>The work is made and subscribed to in the trace context that was current when the transaction was
+     * subscribed to (a booking's attempt span), so that its statements are traced under it. The pool calls back at
+     * once when a connection is idle, but when it has to wait for one it calls back later, on the request's Vert.x
+     * context that by then holds the span current before the attempt began: every statement of the transaction was
+     * traced beside the attempt instead of under it (BookingSpanTreeTest, more bookings at once than connections).
      */
-    private static <T> Uni<T> inCallersTrace(Function<SqlConnection, Uni<T>> work,
+    private <T> Uni<T> onConnection(Function<SqlConnection, Uni<T>> work,
             Function<Function<SqlConnection, Uni<T>>, Uni<T>> withConnection) {
-        return Uni.createFrom().deferred(() -> {
+        return Uni.createFrom().<T>emitter(answer -> {
             Context caller = Context.current();
-            return withConnection.apply(connection -> {
-                if (Context.current() == caller) {
-                    // called back at once, still in the caller's context: nothing to carry over
-                    return work.apply(connection);
-                }
-                return Uni.createFrom().<T>emitter(emitter -> {
-                    try (Scope ignored = caller.makeCurrent()) {
-                        Cancellable running = work.apply(connection).subscribe().with(emitter::complete, emitter::fail);
-                        emitter.onTermination(running::cancel);
-                    }
-                });
-            });
+            Deadline deadline = new Deadline(answer);
+            answer.onTermination(deadline::end);
+            deadline.running(withConnection.apply(connection -> {
+                deadline.start();
+                return Context.current() == caller ? work.apply(connection) : inContext(caller, work, connection);
+            }).subscribe().with(answer::complete, answer::fail));
         });
+    }
+
+    /** {@code work} made and subscribed to with {@code caller} current, when the pool called back outside it. */
+    private static <T> Uni<T> inContext(Context caller, Function<SqlConnection, Uni<T>> work, SqlConnection connection) {
+        return Uni.createFrom().<T>emitter(emitter -> {
+            try (Scope ignored = caller.makeCurrent()) {
+                Cancellable running = work.apply(connection).subscribe().with(emitter::complete, emitter::fail);
+                emitter.onTermination(running::cancel);
+            }
+        });
+    }
+
+    /** PostgreSQL did not answer a transaction within {@code transaction-deadline}: a store fault (503). */
+    static final class PostgresDidNotAnswer extends RuntimeException {
+        PostgresDidNotAnswer(long millis) {
+            super("PostgreSQL did not answer within " + millis + " ms", null, false, false);
+        }
+    }
+
+    /**
+     * One transaction's deadline: a Vert.x timer, armed when the connection is handed over and removed when the
+     * answer comes (a cancelled Vert.x timer leaves its event loop's queue; see DynamoDbDeadlines for a timer queue
+     * that did not).
+     */
+    private final class Deadline {
+        private static final long UNARMED = -1;
+
+        private final UniEmitter<?> answer;
+        private long timer = UNARMED;
+        private boolean ended;
+        private volatile Cancellable running;
+
+        Deadline(UniEmitter<?> answer) {
+            this.answer = answer;
+        }
+
+        void running(Cancellable subscription) {
+            running = subscription;
+            if (isEnded()) {
+                subscription.cancel();
+            }
+        }
+
+        synchronized void start() {
+            if (!ended && timer == UNARMED) {
+                timer = vertx.setTimer(deadlineMillis, fired -> {
+                    LOG.warnf("PostgreSQL did not answer within %d ms: answered 503; the transaction keeps its connection until PostgreSQL answers or the connection closes",
+                            deadlineMillis);
+                    answer.fail(new PostgresDidNotAnswer(deadlineMillis));
+                });
+            }
+        }
+
+        void end() {
+            long armed;
+            synchronized (this) {
+                ended = true;
+                armed = timer;
+            }
+            if (armed != UNARMED) {
+                vertx.cancelTimer(armed);
+            }
+            Cancellable subscription = running;
+            if (subscription != null) {
+                subscription.cancel();
+            }
+        }
+
+        private synchronized boolean isEnded() {
+            return ended;
+        }
     }
 
     /*

@@ -13,7 +13,8 @@ import io.vertx.sqlclient.ClosedConnectionException;
 
 /**
  * Which failures of the reactive PostgreSQL client mean "the store is away or full right now" rather than a bug: a
- * server restart, a dropped or refused connection, a pool that could not hand out a connection in time. They are
+ * server restart, a dropped or refused connection, a pool that could not hand out a connection in time, a server that
+ * did not answer an open connection within the transaction deadline ({@link BoundedTransactions}). They are
  * answered 503 with {@code Retry-After}; the client retries (with the same {@code Idempotency-Key}, since a dropped
  * COMMIT may have taken effect). The client reports them as plain Vert.x exceptions without SQL state, so they are
  * recognised by type and, for those the client only raises as a bare {@link VertxException} or
@@ -57,6 +58,7 @@ final class PostgresFaults {
         }
         // IOException covers "Connection reset", "Connection refused" (ConnectException), ClosedChannelException
         return cause instanceof ClosedConnectionException || cause instanceof IOException
+                || cause instanceof BoundedTransactions.PostgresDidNotAnswer
                 || ((cause instanceof VertxException || cause instanceof NoStackTraceThrowable)
                         && (startsWith(cause.getMessage(), CONNECTION_NOT_ACTIVE) || POOL_ACQUIRE_TIMEOUT.contains(cause.getMessage())));
     }

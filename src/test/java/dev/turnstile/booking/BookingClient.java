@@ -96,6 +96,12 @@ final class BookingClient {
         return send(request.build());
     }
 
+    /** {@code GET path} as staff. */
+    CompletableFuture<Answer> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + staffToken).GET().build());
+    }
+
     /** Books, and retries CONTENTION/BUSY/TIMEOUT (after a short random pause) until a final answer. */
     CompletableFuture<Answer> bookUntilFinal(String flightId, String fareClass, String strategy, String passengerId,
             boolean elite) {

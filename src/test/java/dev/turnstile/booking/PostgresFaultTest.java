@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,8 +33,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * PostgreSQL faults for real, through {@link PostgresProxy} between the app and the server: a connection dropped
- * mid-request, PostgreSQL away (connection refused) and back, a COMMIT whose answer is lost, and a pool with no
- * connection to give. Each is a 503 with Retry-After, never a 500, and nothing is booked twice.
+ * mid-request, PostgreSQL away (connection refused) and back, a COMMIT whose answer is lost, PostgreSQL that stops
+ * answering on open connections, and a pool with no connection to give. Each is a 503 with Retry-After, never a 500, and nothing is booked twice.
  */
 @QuarkusTest
 @TestProfile(PostgresFaultTest.BehindProxy.class)
@@ -133,6 +134,47 @@ class PostgresFaultTest {
         BookingClient.Answer retried = client.book(flight, "Y", "atomic", "p1", false, key).join();
         assertEquals(201, retried.status(), retried.body());
         assertEquals(bookingId(flight, "p1"), retried.json().getString("bookingId"), "the retry gets the original booking");
+        assertEquals(1, bookings(flight, "p1"));
+        assertAuditExact(flight);
+    }
+
+    /**
+     * A server that hangs, or a network that swallows packets without a reset, leaves the connections open: nothing
+     * fails, no answer comes. Before the deadline a booking and a read on such a connection waited as long as the stall
+     * (the client's own timeout here); now each is a 503 once {@code transaction-deadline} (default 6 s) has passed.
+     * The booking's statements reach PostgreSQL when it answers again, so it may commit after its 503: the retry with
+     * the same key gets that booking, never a second seat.
+     */
+    @Test
+    void aStalledPostgresIs503AfterTheDeadlineAndTheRetryBooksOnce() throws Exception {
+        BookingClient client = new BookingClient();
+        String flight = "STALL-" + UUID.randomUUID();
+        String key = "stall-" + flight;
+        client.putFare(flight, "Y", 5, 0, 1);
+        BookingClient.Answer stalledBooking;
+        BookingClient.Answer stalledRead;
+        long bookingMillis;
+        long readMillis;
+        PostgresProxy.current.stall();
+        try {
+            Instant start = Instant.now();
+            stalledBooking = client.book(flight, "Y", "pessimistic", "p1", false, key).get(20, TimeUnit.SECONDS);
+            bookingMillis = Duration.between(start, Instant.now()).toMillis();
+            start = Instant.now();
+            stalledRead = client.get("/flights/" + flight + "/fares/Y").get(20, TimeUnit.SECONDS);
+            readMillis = Duration.between(start, Instant.now()).toMillis();
+        } finally {
+            PostgresProxy.current.flow();
+        }
+        assertUnavailable(stalledBooking);
+        assertUnavailable(stalledRead);
+        // the 6 s deadline, with room for a noisy shared machine
+        assertTrue(bookingMillis < 10_000, "the booking waited " + bookingMillis + " ms");
+        assertTrue(readMillis < 10_000, "the read waited " + readMillis + " ms");
+
+        BookingClient.Answer retried = client.book(flight, "Y", "pessimistic", "p1", false, key).join();
+        assertEquals(201, retried.status(), retried.body());
+        assertEquals(bookingId(flight, "p1"), retried.json().getString("bookingId"));
         assertEquals(1, bookings(flight, "p1"));
         assertAuditExact(flight);
     }

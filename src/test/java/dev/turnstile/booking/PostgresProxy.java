@@ -19,7 +19,9 @@ import io.vertx.pgclient.PgConnectOptions;
  * A TCP proxy between the app and PostgreSQL that a test can cut: {@link #resetAll()} drops every connection with a
  * TCP reset (a dropped connection), {@link #down()} also stops listening (a restart: "Connection refused"),
  * {@link #dropAfterNextCommit()} forwards the next COMMIT and drops the connection instead of forwarding the
- * server's answer (a committed transaction whose answer was lost). Plain blocking sockets: this is test code.
+ * server's answer (a committed transaction whose answer was lost), {@link #stall()} holds every byte in either
+ * direction on connections that stay open (a hung server, or a network that drops packets without a reset) until
+ * {@link #flow()}. Plain blocking sockets: this is test code.
  */
 public final class PostgresProxy implements QuarkusTestResourceLifecycleManager {
 
@@ -29,6 +31,7 @@ public final class PostgresProxy implements QuarkusTestResourceLifecycleManager 
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean dropNextCommit = new AtomicBoolean();
     private final AtomicInteger droppedCommits = new AtomicInteger();
+    private volatile boolean stalled;
     private volatile ServerSocket server;
     private String targetHost;
     private int targetPort;
@@ -74,6 +77,16 @@ public final class PostgresProxy implements QuarkusTestResourceLifecycleManager 
     /** The next COMMIT reaches PostgreSQL, but its answer never reaches the app: the connection is reset instead. */
     void dropAfterNextCommit() {
         dropNextCommit.set(true);
+    }
+
+    /** Bytes stop flowing, both ways, on every connection; nothing is closed. */
+    void stall() {
+        stalled = true;
+    }
+
+    /** What was held goes on, in order. */
+    void flow() {
+        stalled = false;
     }
 
     int droppedCommits() {
@@ -140,11 +153,16 @@ public final class PostgresProxy implements QuarkusTestResourceLifecycleManager 
                         reset();
                         return;
                     }
+                    while (stalled) {
+                        Thread.sleep(10);
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
             } catch (IOException closed) {
                 // the other side went, or the test cut the link
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
             }
             reset();
         }
