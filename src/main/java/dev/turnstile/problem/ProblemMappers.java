@@ -19,6 +19,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
@@ -85,6 +86,14 @@ public class ProblemMappers {
                 detail = "has the wrong type (expected " + expected(mapping) + ")";
             }
             return known(ProblemException.invalid(field, detail));
+        }
+        if (e instanceof StreamConstraintsException tooLarge) {
+            // well-formed JSON with a value past the parser's limits (a number of over 1 000 digits), raised while
+            // reading the token: the exception carries neither the parser nor a path, so the field cannot be named
+            return respond(new Problem(400, "INVALID_REQUEST", "Invalid request",
+                    "A value of the request body is too large to read" + (tooLarge.getOriginalMessage() != null
+                            && tooLarge.getOriginalMessage().startsWith("Number value length") ? " (a number of too many digits)" : "")
+                            + location(e), Map.of()));
         }
         // STRICT_DUPLICATE_DETECTION raises a parse error, told only by its message; the parser stands on the name
         if (e instanceof StreamReadException read && read.getProcessor() != null
