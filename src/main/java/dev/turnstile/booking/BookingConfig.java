@@ -44,10 +44,10 @@ public interface BookingConfig {
     String idleInTransactionTimeout();
 
     /**
-     * How long a transaction may wait for PostgreSQL's answers once it has its connection; then the request is
-     * answered 503 STORE_UNAVAILABLE ({@link BoundedTransactions}). Above {@link #statementTimeout()}, so that a slow
-     * statement is ended by PostgreSQL (503 TIMEOUT, rolled back) before this: it is for a server that does not answer
-     * at all.
+     * How long a request's transaction may take from the moment it has its connection; then the request is answered
+     * 503 STORE_UNAVAILABLE ({@link BoundedTransactions}). For a server that does not answer at all: PostgreSQL's own
+     * timeouts end slow statements, but each statement on its own, so this stays above the longest healthy
+     * transaction (a few statements, at most one or two lock waits of {@link #lockTimeout()}). 0 = none.
      */
     @WithDefault("6s")
     Duration transactionDeadline();

@@ -28,8 +28,9 @@ class BookingKeys implements KeyHolder {
         return "idempotency_key";
     }
 
+    /** The sweeper's transactions: background work, which no caller waits for. */
     @Override
     public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
-        return transactions.run(work);
+        return transactions.runInBackground(work);
     }
 }

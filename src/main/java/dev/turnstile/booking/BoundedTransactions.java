@@ -1,5 +1,6 @@
 package dev.turnstile.booking;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -34,10 +35,11 @@ public class BoundedTransactions {
 
     private static final Logger LOG = Logger.getLogger(BoundedTransactions.class);
 
+    private static final String BEGIN = "BEGIN";
+    private static final String BEGIN_SERIALIZABLE = "BEGIN ISOLATION LEVEL SERIALIZABLE";
+    private static final long NO_DEADLINE = 0;
     private static final String LIMITS = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, true), "
             + "set_config('idle_in_transaction_session_timeout', $3, true)";
-    // SET TRANSACTION must precede every query of the transaction, set_config included
-    private static final String SERIALIZABLE = "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE";
 
     private final Pool pool;
     private final Tuple limits;
@@ -48,14 +50,23 @@ public class BoundedTransactions {
     BoundedTransactions(Pool pool, BookingConfig config, BoundedPool bounds, Vertx vertx) {
         this.pool = pool;
         this.vertx = vertx;
-        this.deadlineMillis = Math.max(1, config.transactionDeadline().toMillis());
+        this.deadlineMillis = Math.max(NO_DEADLINE, config.transactionDeadline().toMillis());
         this.limits = Tuple.of(config.lockTimeout(), config.statementTimeout(), config.idleInTransactionTimeout());
         this.limitsAtConnect = bounds.limitsAtConnect();
     }
 
     /** {@code work} in one READ COMMITTED transaction, committed when its Uni succeeds, rolled back when it fails. */
     public <T> Uni<T> run(Function<SqlConnection, Uni<T>> work) {
-        return onConnection(connection -> bounded(connection, work), pool::withTransaction);
+        return transaction(BEGIN, (connection, last) -> work.apply(connection), deadlineMillis);
+    }
+
+    /**
+     * As {@link #run}, without the deadline: for work no caller waits for (ticket claims, key sweeps). Stalled, it
+     * keeps the one connection it has until PostgreSQL answers, instead of leaving it behind at every deadline and
+     * taking another.
+     */
+    public <T> Uni<T> runInBackground(Function<SqlConnection, Uni<T>> work) {
+        return transaction(BEGIN, (connection, last) -> work.apply(connection), NO_DEADLINE);
     }
 
     /**
@@ -64,19 +75,9 @@ public class BoundedTransactions {
      * answer, so on a hot row the lock is released when PostgreSQL has run the statement, not a round trip (and the
      * service's time to read the answer) later. If the statement fails, PostgreSQL turns that COMMIT into a rollback.
      * Work that never calls it is committed after its Uni succeeds, as in {@link #run}; any failure before it rolls back.
-     *
-     * <p>BEGIN and COMMIT are sent as statements because vert.x's {@code Transaction} holds COMMIT back until every
-     * answer is in ({@code TransactionImpl.checkEnd}), which is the round trip this saves.
      */
     public <T> Uni<T> runPipelined(BiFunction<SqlConnection, LastStatement, Uni<T>> work) {
-        return onConnection(connection -> {
-            PipelinedCommit commit = new PipelinedCommit(connection);
-            return Uni.combine().all().unis(connection.query("BEGIN").execute(), limitTransaction(connection), work.apply(connection, commit))
-                    .asTuple().map(Tuple3::getItem3)
-                    .call(() -> commit.sent ? Uni.createFrom().voidItem() : connection.query("COMMIT").execute())
-                    .onFailure().call(() -> commit.end())
-                    .onCancellation().call(() -> commit.end());
-        }, pool::withConnection);
+        return transaction(BEGIN, work, deadlineMillis);
     }
 
     /**
@@ -88,19 +89,35 @@ public class BoundedTransactions {
         if (!limitsAtConnect) {
             return runPipelined(work);
         }
-        return onConnection(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER), pool::withConnection);
+        return onConnection(connection -> work.apply(connection, LastStatement.COMMITTED_AFTER), deadlineMillis);
     }
 
-    /** {@code work} in one SERIALIZABLE transaction. */
+    /** {@code work} in one SERIALIZABLE transaction, committed after its Uni succeeds. */
     public <T> Uni<T> runSerializable(Function<SqlConnection, Uni<T>> work) {
-        return onConnection(connection -> Uni.combine().all()
-                .unis(connection.query(SERIALIZABLE).execute(), bounded(connection, work)).asTuple().map(Tuple2::getItem2),
-                pool::withTransaction);
+        return transaction(BEGIN_SERIALIZABLE, (connection, last) -> work.apply(connection), deadlineMillis);
     }
 
     /**
-     * {@code work} on a connection from {@code withConnection}, answered within {@code transaction-deadline} of the
-     * connection being handed over.
+     * BEGIN, the limits and the work's first statement go out back to back, and COMMIT after the work or behind its
+     * last statement ({@link PipelinedCommit}). BEGIN and COMMIT are sent as statements rather than through vert.x's
+     * {@code Transaction}: it holds COMMIT back until every answer is in ({@code TransactionImpl.checkEnd}), the round
+     * trip the pipelined COMMIT saves, and its {@code Pool.withTransaction} hands the connection over only once BEGIN
+     * has been answered, so a server that never answered BEGIN was never timed by the deadline.
+     */
+    private <T> Uni<T> transaction(String begin, BiFunction<SqlConnection, LastStatement, Uni<T>> work, long deadline) {
+        return onConnection(connection -> {
+            PipelinedCommit commit = new PipelinedCommit(connection);
+            return Uni.combine().all().unis(connection.query(begin).execute(), limitTransaction(connection), work.apply(connection, commit))
+                    .asTuple().map(Tuple3::getItem3)
+                    .call(() -> commit.sent ? Uni.createFrom().voidItem() : connection.query("COMMIT").execute())
+                    .onFailure().call(() -> commit.end())
+                    .onCancellation().call(() -> commit.end());
+        }, deadline);
+    }
+
+    /**
+     * {@code work} on a connection of the pool, answered within {@code deadline} ms (none if 0) of the connection
+     * being handed over.
      *
      * <p>The deadline: PostgreSQL ends a slow statement itself ({@code statement_timeout}), but a server that hangs,
      * or a network that drops packets without a reset, leaves the connection open with neither an answer nor a
@@ -108,8 +125,8 @@ public class BoundedTransactions {
      * {@link PostgresDidNotAnswer} (503). The transaction is not cut short, as the client cannot abandon a connection
      * it has handed out: it ends when the server answers or the connection closes, and holds its connection until
      * then, so it may still commit after the 503 (which says so: retry with the same key). The deadline is kept
-     * around the pool's call, not the work: failing the work would make the pool send ROLLBACK on the stalled
-     * connection and wait for that answer too.
+     * around the pool's call, not the work: failing the work would send ROLLBACK on the stalled connection, and the
+     * pool would wait for that answer too.
      *
      * <p>The work is made and subscribed to in the trace context that was current when the transaction was
      * subscribed to (a booking's attempt span), so that its statements are traced under it. The pool calls back at
@@ -117,16 +134,15 @@ public class BoundedTransactions {
      * context that by then holds the span current before the attempt began: every statement of the transaction was
      * traced beside the attempt instead of under it (BookingSpanTreeTest, more bookings at once than connections).
      */
-    private <T> Uni<T> onConnection(Function<SqlConnection, Uni<T>> work,
-            Function<Function<SqlConnection, Uni<T>>, Uni<T>> withConnection) {
+    private <T> Uni<T> onConnection(Function<SqlConnection, Uni<T>> work, long deadlineMillis) {
         return Uni.createFrom().<T>emitter(answer -> {
             Context caller = Context.current();
-            Deadline deadline = new Deadline(answer);
+            Deadline<T> deadline = new Deadline<>(answer, deadlineMillis);
             answer.onTermination(deadline::end);
-            deadline.running(withConnection.apply(connection -> {
+            deadline.running(pool.withConnection(connection -> {
                 deadline.start();
                 return Context.current() == caller ? work.apply(connection) : inContext(caller, work, connection);
-            }).subscribe().with(answer::complete, answer::fail));
+            }).subscribe().with(deadline::complete, deadline::fail));
         });
     }
 
@@ -150,18 +166,21 @@ public class BoundedTransactions {
     /**
      * One transaction's deadline: a Vert.x timer, armed when the connection is handed over and removed when the
      * answer comes (a cancelled Vert.x timer leaves its event loop's queue; see DynamoDbDeadlines for a timer queue
-     * that did not).
+     * that did not). The answer and the timer race for the caller: whichever comes first is the outcome.
      */
-    private final class Deadline {
+    private final class Deadline<T> {
         private static final long UNARMED = -1;
 
-        private final UniEmitter<?> answer;
+        private final UniEmitter<? super T> answer;
+        private final long millis;
+        private final AtomicBoolean decided = new AtomicBoolean();
         private long timer = UNARMED;
         private boolean ended;
         private volatile Cancellable running;
 
-        Deadline(UniEmitter<?> answer) {
+        Deadline(UniEmitter<? super T> answer, long millis) {
             this.answer = answer;
+            this.millis = millis;
         }
 
         void running(Cancellable subscription) {
@@ -172,12 +191,28 @@ public class BoundedTransactions {
         }
 
         synchronized void start() {
-            if (!ended && timer == UNARMED) {
-                timer = vertx.setTimer(deadlineMillis, fired -> {
-                    LOG.warnf("PostgreSQL did not answer within %d ms: answered 503; the transaction keeps its connection until PostgreSQL answers or the connection closes",
-                            deadlineMillis);
-                    answer.fail(new PostgresDidNotAnswer(deadlineMillis));
-                });
+            if (millis > 0 && !ended && timer == UNARMED) {
+                timer = vertx.setTimer(millis, fired -> expire());
+            }
+        }
+
+        void complete(T item) {
+            if (decided.compareAndSet(false, true)) {
+                answer.complete(item);
+            }
+        }
+
+        void fail(Throwable failure) {
+            if (decided.compareAndSet(false, true)) {
+                answer.fail(failure);
+            }
+        }
+
+        private void expire() {
+            if (decided.compareAndSet(false, true)) {
+                LOG.warnf("PostgreSQL did not answer within %d ms: answered 503; the transaction keeps its connection until PostgreSQL answers or the connection closes",
+                        millis);
+                answer.fail(new PostgresDidNotAnswer(millis));
             }
         }
 
@@ -199,14 +234,6 @@ public class BoundedTransactions {
         private synchronized boolean isEnded() {
             return ended;
         }
-    }
-
-    /*
-     * Both Unis are subscribed at once, in order, so the client queues the limits and the work's first statement
-     * back to back on the connection; a failure of either fails the transaction.
-     */
-    private <T> Uni<T> bounded(SqlConnection connection, Function<SqlConnection, Uni<T>> work) {
-        return Uni.combine().all().unis(limitTransaction(connection), work.apply(connection)).asTuple().map(Tuple2::getItem2);
     }
 
     private Uni<Void> limitTransaction(SqlConnection connection) {

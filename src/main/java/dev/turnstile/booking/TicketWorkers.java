@@ -99,7 +99,7 @@ public class TicketWorkers {
             return;
         }
         inFlight.incrementAndGet();
-        transactions.run(connection -> bookings.issueTickets(connection, batchSize)).subscribe().with(count -> {
+        transactions.runInBackground(connection -> bookings.issueTickets(connection, batchSize)).subscribe().with(count -> {
             inFlight.decrementAndGet();
             issued.increment(count);
             schedule(worker, count == batchSize && !gates.queueing() ? 1 : pollMillis);
