@@ -15,10 +15,14 @@ import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import io.smallrye.mutiny.tuples.Tuple2;
 import io.smallrye.mutiny.tuples.Tuple3;
+import io.smallrye.mutiny.vertx.UniHelper;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 
 /**
  * Every statement Turnstile sends to PostgreSQL is bounded by {@code lock_timeout}, {@code statement_timeout} and
@@ -55,7 +59,11 @@ public class BoundedTransactions {
         this.limitsAtConnect = bounds.limitsAtConnect();
     }
 
-    /** {@code work} in one READ COMMITTED transaction, committed when its Uni succeeds, rolled back when it fails. */
+    /**
+     * {@code work} in one READ COMMITTED transaction, committed when its Uni succeeds, rolled back when it fails. A work
+     * must not recover from a failed statement and go on: PostgreSQL has aborted the transaction, and its COMMIT then
+     * rolls back without an error.
+     */
     public <T> Uni<T> run(Function<SqlConnection, Uni<T>> work) {
         return transaction(BEGIN, (connection, last) -> work.apply(connection), deadlineMillis);
     }
@@ -107,9 +115,10 @@ public class BoundedTransactions {
     private <T> Uni<T> transaction(String begin, BiFunction<SqlConnection, LastStatement, Uni<T>> work, long deadline) {
         return onConnection(connection -> {
             PipelinedCommit commit = new PipelinedCommit(connection);
-            return Uni.combine().all().unis(connection.query(begin).execute(), limitTransaction(connection), work.apply(connection, commit))
+            return Uni.combine().all().unis(connection.query(begin).execute(), limitTransaction(connection),
+                            Uni.createFrom().deferred(() -> work.apply(connection, commit)))
                     .asTuple().map(Tuple3::getItem3)
-                    .call(() -> commit.sent ? Uni.createFrom().voidItem() : connection.query("COMMIT").execute())
+                    .call(item -> commit.sent() ? Uni.createFrom().voidItem() : commit.commit())
                     .onFailure().call(() -> commit.end())
                     .onCancellation().call(() -> commit.end());
         }, deadline);
@@ -141,7 +150,8 @@ public class BoundedTransactions {
             answer.onTermination(deadline::end);
             deadline.running(pool.withConnection(connection -> {
                 deadline.start();
-                return Context.current() == caller ? work.apply(connection) : inContext(caller, work, connection);
+                // deferred: a work that throws while being made fails this Uni, and the pool still gets its connection back
+                return Context.current() == caller ? Uni.createFrom().deferred(() -> work.apply(connection)) : inContext(caller, work, connection);
             }).subscribe().with(deadline::complete, deadline::fail));
         });
     }
@@ -260,11 +270,19 @@ public class BoundedTransactions {
         <T> Uni<T> thenCommit(Uni<T> statement);
     }
 
+    /**
+     * The transaction's one COMMIT, sent behind the work's last statement or after the work, and what ends it. Once
+     * COMMIT is on the wire the connection is given back only after its answer: behind a transaction-mode pooler the
+     * next borrower's BEGIN must not travel behind another transaction's unanswered COMMIT. A failed COMMIT needs no
+     * ROLLBACK (PostgreSQL has ended the transaction; a ROLLBACK would only draw a "no transaction in progress"
+     * warning), and a failure before COMMIT went out always gets one.
+     */
     private static final class PipelinedCommit implements LastStatement {
 
         private final SqlConnection connection;
-        // only touched on the connection's event loop
-        private boolean sent;
+        // only touched on the connection's event loop; vert.x's own future, which completes whether or not anyone
+        // still listens (a failed combination cancels its Mutiny subscriptions, never the statement)
+        private Future<RowSet<Row>> committed;
 
         PipelinedCommit(SqlConnection connection) {
             this.connection = connection;
@@ -272,17 +290,30 @@ public class BoundedTransactions {
 
         @Override
         public <T> Uni<T> thenCommit(Uni<T> statement) {
+            // subscribed in order, so the client queues the statement and COMMIT back to back
+            return Uni.combine().all().unis(statement, commit()).asTuple().map(Tuple2::getItem1);
+        }
+
+        boolean sent() {
+            return committed != null;
+        }
+
+        /**
+         * Queues COMMIT when subscribed to, not when planned: a combination that fails before it subscribes never
+         * sends it, and the transaction is rolled back.
+         */
+        Uni<Void> commit() {
             return Uni.createFrom().deferred(() -> {
-                sent = true;
-                // subscribed in order, so the client queues the statement and COMMIT back to back
-                return Uni.combine().all().unis(statement, connection.query("COMMIT").execute()).asTuple().map(Tuple2::getItem1);
+                committed = connection.getDelegate().query("COMMIT").execute();
+                return UniHelper.toUni(committed).replaceWithVoid();
             });
         }
 
-        /** Rolls back unless COMMIT is on its way; the work's own failure is the one that counts. */
+        /** Waits for COMMIT's answer if it went out, else rolls back; the work's own failure is the one that counts. */
         Uni<Void> end() {
-            return sent ? Uni.createFrom().voidItem()
-                    : connection.query("ROLLBACK").execute().replaceWithVoid().onFailure().recoverWithNull();
+            Uni<Void> ended = sent() ? UniHelper.toUni(committed).replaceWithVoid()
+                    : connection.query("ROLLBACK").execute().replaceWithVoid();
+            return ended.onFailure().recoverWithNull();
         }
     }
 }

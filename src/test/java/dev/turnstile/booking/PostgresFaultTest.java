@@ -181,7 +181,7 @@ class PostgresFaultTest {
             Thread.sleep(50);
         }
         String madeDuringTheStall = bookingId(flight, "p1");
-        BookingClient.Answer retried = client.book(flight, "Y", "pessimistic", "p1", false, key).join();
+        BookingClient.Answer retried = client.book(flight, "Y", "pessimistic", "p1", false, key).get(20, TimeUnit.SECONDS);
         assertEquals(201, retried.status(), retried.body());
         assertEquals(madeDuringTheStall, retried.json().getString("bookingId"), "the retry is answered with that booking");
         assertEquals(1, bookings(flight, "p1"));
