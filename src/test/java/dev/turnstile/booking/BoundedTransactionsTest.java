@@ -6,17 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.CapturedLogs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.pgclient.PgException;
 
@@ -43,26 +40,8 @@ class BoundedTransactionsTest {
      */
     @Test
     void aCommitThatFailsIsTheFailureAndIsNotFollowedByARollback() {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.WARNING.intValue() && String.valueOf(record.getMessage()).contains("no transaction in progress")) {
-                    warnings.add(record.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger root = Logger.getLogger("");
-        root.addHandler(handler);
-        try {
+        try (CapturedLogs warnings = CapturedLogs.of("", record -> record.getLevel().intValue() >= Level.WARNING.intValue()
+                && String.valueOf(record.getMessage()).contains("no transaction in progress"))) {
             for (int i = 0; i < 3; i++) {
                 Throwable failure = assertThrows(Throwable.class, () -> transactions.runSerializable(connection -> connection
                         .query("CREATE TEMP TABLE commit_fails (x int UNIQUE DEFERRABLE INITIALLY DEFERRED) ON COMMIT DROP").execute()
@@ -72,9 +51,7 @@ class BoundedTransactionsTest {
             }
             assertEquals(1, transactions.run(connection -> connection.query("SELECT 1").execute())
                     .await().atMost(TIMEOUT).iterator().next().getInteger(0));
-            assertEquals(List.of(), warnings);
-        } finally {
-            root.removeHandler(handler);
+            assertEquals(List.of(), warnings.messages());
         }
     }
 

@@ -34,7 +34,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * PostgreSQL faults for real, through {@link PostgresProxy} between the app and the server: a connection dropped
  * mid-request, PostgreSQL away (connection refused) and back, a COMMIT whose answer is lost, PostgreSQL that stops
- * answering on open connections, and a pool with no connection to give. Each is a 503 with Retry-After, never a 500, and nothing is booked twice.
+ * answering on open connections, and a pool with no connection to give. Each is a 503 with Retry-After, never a 500,
+ * and nothing is booked twice.
  */
 @QuarkusTest
 @TestProfile(PostgresFaultTest.BehindProxy.class)

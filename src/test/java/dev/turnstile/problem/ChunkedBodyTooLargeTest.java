@@ -9,15 +9,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
+import dev.turnstile.CapturedLogs;
 import dev.turnstile.LambdaMode;
 import dev.turnstile.identity.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -34,26 +31,8 @@ class ChunkedBodyTooLargeTest {
     @Test
     void aChunkedBodyOverTheLimitIs413AndNoErrorLogged() throws Exception {
         Assumptions.assumeFalse(LambdaMode.active(), "under -Plambda the mock event server takes the body whole");
-        List<LogRecord> errors = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
-                    errors.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger logger = Logger.getLogger(ProblemMappers.class.getName());
-        logger.addHandler(handler);
-        try {
+        try (CapturedLogs errors = CapturedLogs.of(ProblemMappers.class.getName(),
+                record -> record.getLevel().intValue() >= Level.SEVERE.intValue())) {
             byte[] body = ("{\"customerId\":\"" + "x".repeat(100_000) + "\"}").getBytes(StandardCharsets.UTF_8);
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + "/bikes/b-chunked/rent"))
                     .header("Authorization", "Bearer " + Tokens.staff("staff-test"))
@@ -69,9 +48,7 @@ class ChunkedBodyTooLargeTest {
 
             assertEquals(413, answer.statusCode());
             Thread.sleep(200);
-            assertEquals(List.of(), errors.stream().map(LogRecord::getMessage).toList());
-        } finally {
-            logger.removeHandler(handler);
+            assertEquals(List.of(), errors.messages());
         }
     }
 }
