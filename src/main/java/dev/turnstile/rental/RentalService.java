@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.faulttolerance.Retry;
+import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,6 +50,8 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 @Startup
 public class RentalService {
+
+    private static final Logger LOG = Logger.getLogger(RentalService.class);
 
     /** An operation's decision on the bike that was read; throws the business refusal. */
     private interface Decision {
@@ -261,8 +264,13 @@ public class RentalService {
                             : decideAndWrite(read, key, owner, decision, transacted, write)))
                     .orElseGet(() -> decideAndWrite(read, key, owner, decision, transacted, write)))
                     .onFailure(failure -> failure instanceof ProblemException && !(failure instanceof StoreUnavailable))
-                    // a refusal changed nothing: free the key so that the same request can be decided again
-                    .call(() -> records.release(key.id(), owner));
+                    // a refusal changed nothing: free the key so that the same request can be decided again; if
+                    // that fails the key stays claimed until its claim expires, and the refusal is still the answer
+                    .call(() -> records.release(key.id(), owner).onFailure().recoverWithUni(failure -> {
+                        LOG.warnf("An idempotency key could not be freed after a refusal (it frees itself when its claim expires): %s",
+                                failure.toString());
+                        return Uni.createFrom().voidItem();
+                    }));
         });
     }
 

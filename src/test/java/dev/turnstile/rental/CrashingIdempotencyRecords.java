@@ -2,6 +2,7 @@ package dev.turnstile.rental;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.annotation.Priority;
@@ -9,13 +10,15 @@ import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The real idempotency records, with one test-only ability: for a record a test arms, the request "crashes" at one
  * point of claim -> bike write -> complete. The crash is an unexpected exception that ends the request there, as a
  * dead process would: nothing after it runs, nothing is released (the client sees a 500 it must not trust). Every
- * write before the crash point is real.
+ * write before the crash point is real. And for a record a test arms so, the release after a refusal fails as a
+ * DeleteItem that timed out would.
  */
 @Alternative
 @Priority(1)
@@ -38,6 +41,7 @@ public class CrashingIdempotencyRecords extends IdempotencyRecords {
     }
 
     private final Map<String, CrashPoint> armed = new ConcurrentHashMap<>();
+    private final Set<String> failingReleases = ConcurrentHashMap.newKeySet();
 
     CrashingIdempotencyRecords(DynamoDbAsyncClient dynamo, RentalTables tables, RentalConfig config) {
         super(dynamo, tables, config);
@@ -46,6 +50,19 @@ public class CrashingIdempotencyRecords extends IdempotencyRecords {
     /** The next request with this record id (caller scope|key) crashes once at {@code point}. */
     void crashOnce(String recordId, CrashPoint point) {
         armed.put(recordId, point);
+    }
+
+    /** The next release of this record id (caller scope|key) fails with a store fault; nothing is deleted. */
+    void failNextRelease(String recordId) {
+        failingReleases.add(recordId);
+    }
+
+    @Override
+    public Uni<Void> release(String id, String owner) {
+        if (failingReleases.remove(id)) {
+            return Uni.createFrom().failure(SdkClientException.create("simulated: the release timed out"));
+        }
+        return super.release(id, owner);
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.time.Instant;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -55,6 +56,28 @@ class RentalCrashTest {
         again.then().statusCode(200).header("Idempotent-Replayed", is("true"));
         assertEquals(retried.asString(), again.asString(), "the stored answer, byte for byte");
         assertEquals(retried.header("ETag"), again.header("ETag"));
+    }
+
+    /**
+     * A keyed rent that is refused frees its key afterwards, so that the same request can be decided again. When that
+     * release fails (the store timed out), the answer is still the refusal: it was a 500 (the refusal and the store
+     * fault came back together, and nothing maps that pair). The key stays claimed until its claim expires.
+     */
+    @Test
+    void aRefusalWhoseKeyCannotBeFreedIsStillTheRefusal() {
+        String bikeId = unique("b");
+        String holder = unique("c");
+        String customer = unique("c");
+        String key = unique("k");
+        BikeApiTest.create(bikeId, "harbour", 3);
+        rent(bikeId, holder, unique("k")).then().statusCode(200);
+        records.failNextRelease(new Caller(customer, false, false).scope(key));
+
+        rent(bikeId, customer, key).then().statusCode(409).contentType("application/problem+json")
+                .body("reason", is("NOT_AVAILABLE"));
+
+        asStaff().get("/bikes/" + bikeId).then().body("status", is("RENTED")).body("rentedBy", is(holder))
+                .body("version", is(2));
     }
 
     /** What a client does: retry with the same key, honouring 409 IDEMPOTENCY_IN_PROGRESS's Retry-After. */
