@@ -59,7 +59,8 @@ public class BikeRepository {
 
     /**
      * Creates the bike unless one with its id exists: false then, and the stored bike is left as it was. The bike's
-     * random generation is this create's stamp: found in the existing item, an earlier send of it was applied.
+     * random generation is this create's stamp: found in the existing item, an earlier send of it was applied (also
+     * when a transaction writing the bike refused the send the SDK made again).
      */
     public Uni<Boolean> create(Bike bike) {
         return StoreCalls.call(() -> dynamo.putItem(PutItemRequest.builder()
@@ -72,7 +73,10 @@ public class BikeRepository {
                 .onFailure(ConditionalCheckFailedException.class)
                 .recoverWithUni(failure -> itemAfter(bike.bikeId(), (ConditionalCheckFailedException) failure)
                         .map(item -> fromItem(item).generation().equals(bike.generation()))
-                        .onFailure(BikeNotFound.class).recoverWithItem(false));
+                        .onFailure(BikeNotFound.class).recoverWithItem(false))
+                // a transaction writes only a bike that exists, so the create was refused: by whom, the stamp says
+                .onFailure(TransactionConflictException.class)
+                .recoverWithUni(() -> consistentItem(bike.bikeId()).map(item -> fromItem(item).generation().equals(bike.generation())));
     }
 
     /** A strongly consistent read: the decision that follows must see every write acknowledged before it. */

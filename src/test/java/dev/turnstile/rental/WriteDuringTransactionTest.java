@@ -130,6 +130,30 @@ class WriteDuringTransactionTest {
         asStaff().get("/bikes/" + bikeId).then().body("leaseHolder", is("workshop-a")).body("version", is(2));
     }
 
+    /** The bike exists (a transaction is writing it): BIKE_EXISTS, as when the create's own condition fails. */
+    @Test
+    void aCreateOfABikeATransactionIsWritingIsBikeExists() {
+        String bikeId = bikeWithRides(4);
+        repository.inTransaction(bikeId, 1);
+
+        asStaff().contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"depot\",\"ridesSinceService\":0}")
+                .post("/bikes").then().statusCode(409).body("reason", is("BIKE_EXISTS"));
+        unchanged(bikeId);
+    }
+
+    /** A create whose first send was applied and whose resend met a transaction: its stamp says it is the create. */
+    @Test
+    void aCreateResentIntoATransactionIsTheCreate() {
+        String bikeId = unique("b");
+        repository.resendNextWriteIntoTransaction(bikeId);
+
+        asStaff().contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"harbour\",\"ridesSinceService\":4}")
+                .post("/bikes").then().statusCode(201);
+        unchanged(bikeId);
+    }
+
     private static String bikeWithRides(int rides) {
         String bikeId = unique("b");
         BikeApiTest.create(bikeId, "harbour", rides);
