@@ -16,10 +16,12 @@ final class BikeItems {
 
     static final String KEY = "bikeId";
 
-    /** The optimistic lock: the write applies only to the version that was read ({@link #expecting}). */
-    static final String VERSION_MATCHES = "#version = :expected";
     static final Map<String, String> VERSION_NAME = Map.of("#version", "version");
     static final Map<String, String> VERSION_AND_STATUS_NAMES = Map.of("#version", "version", "#status", "status");
+    /** The names {@link #sameBike} uses. */
+    static final Map<String, String> SAME_BIKE_NAMES = Map.of("#version", "version", "#generation", "generation");
+    static final Map<String, String> SAME_BIKE_AND_STATUS_NAMES = Map.of("#version", "version", "#generation", "generation",
+            "#status", "status");
     static final Map<String, String> STATUS_NAME = Map.of("#status", "status");
 
     /**
@@ -49,10 +51,18 @@ final class BikeItems {
         return stamp != null && writeId.equals(stamp.s());
     }
 
-    /** {@code values} with {@code :expected}, the version {@link #VERSION_MATCHES} compares with. */
-    static Map<String, AttributeValue> expecting(Map<String, AttributeValue> values, long version) {
-        values.put(":expected", number(version));
-        return values;
+    /**
+     * The optimistic lock, with its values put in {@code values}: the write applies only to the bike that was read, at
+     * the version that was read. The generation is part of it: a bike deleted and created again under the same id
+     * starts again at version 1, and a write prepared on its predecessor at version 1 would overwrite it.
+     */
+    static String sameBike(Map<String, AttributeValue> values, Bike seen) {
+        values.put(":expected", number(seen.version()));
+        if (seen.generation() == null) {
+            return "#version = :expected AND attribute_not_exists(#generation)";
+        }
+        values.put(":generation", AttributeValue.fromS(seen.generation()));
+        return "#version = :expected AND #generation = :generation";
     }
 
     /**

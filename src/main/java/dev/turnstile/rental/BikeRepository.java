@@ -1,15 +1,16 @@
 package dev.turnstile.rental;
 
 import static dev.turnstile.rental.BikeItems.KEY;
+import static dev.turnstile.rental.BikeItems.SAME_BIKE_AND_STATUS_NAMES;
+import static dev.turnstile.rental.BikeItems.SAME_BIKE_NAMES;
 import static dev.turnstile.rental.BikeItems.VERSION_AND_STATUS_NAMES;
-import static dev.turnstile.rental.BikeItems.VERSION_MATCHES;
 import static dev.turnstile.rental.BikeItems.VERSION_NAME;
 import static dev.turnstile.rental.BikeItems.WRITE_ID;
-import static dev.turnstile.rental.BikeItems.expecting;
 import static dev.turnstile.rental.BikeItems.fromItem;
 import static dev.turnstile.rental.BikeItems.key;
 import static dev.turnstile.rental.BikeItems.newWriteId;
 import static dev.turnstile.rental.BikeItems.number;
+import static dev.turnstile.rental.BikeItems.sameBike;
 import static dev.turnstile.rental.BikeItems.toItem;
 import static dev.turnstile.rental.BikeItems.unleased;
 import static dev.turnstile.rental.BikeItems.writtenBy;
@@ -129,9 +130,9 @@ public class BikeRepository {
         return StoreCalls.call(() -> dynamo.putItem(PutItemRequest.builder()
                         .tableName(table)
                         .item(item)
-                        .conditionExpression(VERSION_MATCHES + moreConditions)
-                        .expressionAttributeNames(VERSION_NAME)
-                        .expressionAttributeValues(expecting(values, next.version()))
+                        .conditionExpression(sameBike(values, next) + moreConditions)
+                        .expressionAttributeNames(SAME_BIKE_NAMES)
+                        .expressionAttributeValues(values)
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build()))
                 .replaceWith(stored)
@@ -148,13 +149,14 @@ public class BikeRepository {
      * two apart.
      */
     public Uni<Void> delete(Bike seen, String leaseToken, Instant now) {
-        Map<String, AttributeValue> values = expecting(new HashMap<>(), seen.version());
+        Map<String, AttributeValue> values = new HashMap<>();
+        String sameBike = sameBike(values, seen);
         values.put(":rented", AttributeValue.fromS(BikeStatus.RENTED.name()));
         return StoreCalls.call(() -> dynamo.deleteItem(DeleteItemRequest.builder()
                         .tableName(table)
                         .key(key(seen.bikeId()))
-                        .conditionExpression(VERSION_MATCHES + " AND #status <> :rented AND " + unleased(values, leaseToken, now))
-                        .expressionAttributeNames(VERSION_AND_STATUS_NAMES)
+                        .conditionExpression(sameBike + " AND #status <> :rented AND " + unleased(values, leaseToken, now))
+                        .expressionAttributeNames(SAME_BIKE_AND_STATUS_NAMES)
                         .expressionAttributeValues(values)
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build()))

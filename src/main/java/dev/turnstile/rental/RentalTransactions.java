@@ -276,12 +276,13 @@ public class RentalTransactions {
     }
 
     private static TransactWriteItem bikeWrite(RentalTables tables, Bike next) {
+        Map<String, AttributeValue> values = new HashMap<>();
         return TransactWriteItem.builder().put(Put.builder()
                 .tableName(tables.bikes())
                 .item(BikeItems.toItem(next.withVersion(next.version() + 1)))
-                .conditionExpression(BikeItems.VERSION_MATCHES)
-                .expressionAttributeNames(BikeItems.VERSION_NAME)
-                .expressionAttributeValues(BikeItems.expecting(new HashMap<>(), next.version()))
+                .conditionExpression(BikeItems.sameBike(values, next))
+                .expressionAttributeNames(BikeItems.SAME_BIKE_NAMES)
+                .expressionAttributeValues(values)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                 .build()).build();
     }

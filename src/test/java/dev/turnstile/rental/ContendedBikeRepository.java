@@ -1,5 +1,6 @@
 package dev.turnstile.rental;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +14,8 @@ import jakarta.enterprise.inject.Alternative;
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -33,6 +36,7 @@ public class ContendedBikeRepository extends BikeRepository {
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> interferences = new ConcurrentHashMap<>();
     private final Map<String, String> lastWriterRents = new ConcurrentHashMap<>();
+    private final Set<String> recreated = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicInteger> resent;
     private final Map<String, AtomicInteger> inTransaction;
     private final Set<String> resentIntoTransaction;
@@ -96,11 +100,22 @@ public class ContendedBikeRepository extends BikeRepository {
         return reads.getOrDefault(bikeId, new AtomicInteger()).get();
     }
 
+    /**
+     * After the next read of {@code bikeId}, staff delete the bike and create it again under the same id: version 1
+     * again, a new generation, at {@code station} with no rides.
+     */
+    void recreateAfterNextRead(String bikeId) {
+        recreated.add(bikeId);
+    }
+
     @Override
     public Uni<Bike> get(String bikeId) {
         reads.computeIfAbsent(bikeId, id -> new AtomicInteger()).incrementAndGet();
         AtomicInteger remaining = interferences.get(bikeId);
         Uni<Bike> read = super.get(bikeId);
+        if (recreated.remove(bikeId)) {
+            return read.call(bike -> recreate(bikeId));
+        }
         if (remaining == null) {
             return read;
         }
@@ -112,6 +127,18 @@ public class ContendedBikeRepository extends BikeRepository {
             String winner = left == 1 ? lastWriterRents.get(bikeId) : null;
             return winner == null ? bumpVersion(bikeId) : rentTo(bikeId, winner);
         });
+    }
+
+    private Uni<Void> recreate(String bikeId) {
+        Map<String, AttributeValue> item = new HashMap<>(Map.of(BikeItems.KEY, AttributeValue.fromS(bikeId),
+                "station", AttributeValue.fromS("depot"), "status", AttributeValue.fromS(BikeStatus.AVAILABLE.name()),
+                "ridesSinceService", BikeItems.number(0), "version", BikeItems.number(1),
+                "generation", AttributeValue.fromS("recreated")));
+        return Uni.createFrom().completionStage(() -> dynamo.deleteItem(DeleteItemRequest.builder()
+                        .tableName(tables.bikes()).key(BikeItems.key(bikeId)).build()))
+                .chain(() -> Uni.createFrom().completionStage(() -> dynamo.putItem(PutItemRequest.builder()
+                        .tableName(tables.bikes()).item(item).build())))
+                .replaceWithVoid();
     }
 
     private Uni<Void> bumpVersion(String bikeId) {

@@ -59,8 +59,10 @@ class RentalTransactionsTest {
 
         var bike = request.transactItems().get(RentalTransactions.BIKE).put();
         assertEquals("t-bikes", bike.tableName());
-        assertEquals("#version = :expected", bike.conditionExpression());
+        // the bike that was read, not one created again under its id since (RecreatedBikeTest)
+        assertEquals("#version = :expected AND #generation = :generation", bike.conditionExpression());
         assertEquals("4", bike.expressionAttributeValues().get(":expected").n());
+        assertEquals("g1", bike.expressionAttributeValues().get(":generation").s());
         assertEquals("5", bike.item().get("version").n());
         assertEquals("RENTED", bike.item().get("status").s());
         assertEquals("30", bike.item().get("ridesSinceService").n());
