@@ -32,8 +32,9 @@ public class FareService {
      * which it did with the fare as the write left it.
      * {@code eliteReserve <= seats} is the caller's to check ({@code FareRequest}). {@code precondition} is asked, with
      * the fare's current entity tag (null when there is no fare yet) read under the locks the write takes, whether the
-     * write may go ahead; if not, nothing is written and the answer is STALE_VERSION. Asked under the locks, so a
-     * concurrent booking or reset cannot slip in between the check and the write.
+     * write may go ahead; if not, nothing is written and the answer is STALE_VERSION, unless the fare already has the
+     * capacity, reserve and shards asked for (then it is answered as it is). Asked under the locks, so a concurrent
+     * booking or reset cannot slip in between the check and the write.
      */
     public Uni<FarePut> put(FareKey fare, int seats, int eliteReserve, int shards, Predicate<String> precondition) {
         return attempts.once(connection -> write(connection, fare, seats, eliteReserve, shards, precondition)
@@ -54,14 +55,21 @@ public class FareService {
                 .chain(created -> created ? Uni.createFrom().voidItem().invoke(() -> check(precondition, fare, null)).replaceWith(true)
                         : inventory.lockFare(connection, fare)
                                 .chain(() -> inventory.read(connection, fare, Lock.WAIT))
-                                .invoke(state -> check(precondition, fare, state.entityTag()))
-                                .chain(() -> bookings.countConfirmed(connection, fare))
-                                .chain(booked -> {
-                                    if (booked > seats) {
-                                        throw BookingProblems.seatsBelowBooked(booked);
+                                .chain(state -> {
+                                    if (!precondition.test(state.entityTag()) && state.seatsTotal() == seats
+                                            && state.eliteReserve() == eliteReserve && state.shards() == shards) {
+                                        // already as asked: most likely this very put, whose COMMIT's answer was lost
+                                        // (a PUT takes no Idempotency-Key); RFC 9110 13.1.1 lets that answer 2xx
+                                        return Uni.createFrom().voidItem();
                                     }
-                                    int[] split = SeatRules.split(seats - booked.intValue(), shards);
-                                    return inventory.reset(connection, fare, seats, eliteReserve, split);
+                                    check(precondition, fare, state.entityTag());
+                                    return bookings.countConfirmed(connection, fare).chain(booked -> {
+                                        if (booked > seats) {
+                                            throw BookingProblems.seatsBelowBooked(booked);
+                                        }
+                                        int[] split = SeatRules.split(seats - booked.intValue(), shards);
+                                        return inventory.reset(connection, fare, seats, eliteReserve, split);
+                                    });
                                 })
                                 .replaceWith(false));
     }

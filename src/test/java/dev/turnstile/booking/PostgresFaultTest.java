@@ -140,6 +140,35 @@ class PostgresFaultTest {
     }
 
     /**
+     * A fare PUT has no Idempotency-Key: a conditional one whose COMMIT took effect but whose answer was lost was
+     * retried into its own write (412: the fare exists under If-None-Match: *, or no longer has the If-Match tag), so
+     * the caller could not tell that it had landed. A fare already as the PUT asks is answered 200 now, as RFC 9110
+     * (13.1.1) allows for a change that appears applied; nothing is written again.
+     */
+    @Test
+    void aFarePutWhoseCommitAnswerWasLostIsAnsweredAsAppliedOnItsRetry() {
+        String flight = "LOSTFARE-" + UUID.randomUUID();
+        String path = "/flights/" + flight + "/fares/Y";
+        int dropped = PostgresProxy.current.droppedCommits();
+
+        PostgresProxy.current.dropAfterNextCommit();
+        asStaff().contentType("application/json").header("If-None-Match", "*").body("{\"seats\":10,\"shards\":2}")
+                .put(path).then().statusCode(503).body("reason", org.hamcrest.Matchers.is("STORE_UNAVAILABLE"));
+        assertEquals(dropped + 1, PostgresProxy.current.droppedCommits(), "the proxy dropped the COMMIT's answer");
+        String stored = asStaff().get(path).then().statusCode(200).body("seatsTotal", org.hamcrest.Matchers.is(10))
+                .extract().header("ETag");
+
+        asStaff().contentType("application/json").header("If-None-Match", "*").body("{\"seats\":10,\"shards\":2}")
+                .put(path).then().statusCode(200).header("ETag", stored)
+                .body("seatsTotal", org.hamcrest.Matchers.is(10)).body("shards", org.hamcrest.Matchers.is(2));
+        // another capacity is still a precondition that fails: the fare exists
+        asStaff().contentType("application/json").header("If-None-Match", "*").body("{\"seats\":12,\"shards\":2}")
+                .put(path).then().statusCode(412).body("reason", org.hamcrest.Matchers.is("STALE_VERSION"));
+        asStaff().get(path).then().statusCode(200).header("ETag", stored).body("seatsTotal", org.hamcrest.Matchers.is(10));
+        assertAuditExact(flight);
+    }
+
+    /**
      * A server that hangs, or a network that swallows packets without a reset, leaves the connections open: nothing
      * fails, no answer comes. Before the deadline a booking and a read on such a connection waited as long as the stall
      * (the client's own timeout here); now each is a 503 once {@code transaction-deadline} (default 6 s) has passed.
