@@ -35,7 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
  * 2. HTTP keyed: the same with a new Idempotency-Key per request, so the cost of the idempotency record shows (per
  *    request: GetItem of the record, GetItem of the bike, claim PutItem, bike PutItem, complete UpdateItem).
  * 3. SDK baseline: the same conditional writes the service issues for a keyless rent and return (consistent GetItem,
- *    then PutItem under #version = :expected, and for the rent "no live lease") straight through
+ *    then PutItem of the item with a new write stamp under "same version, same generation, no live lease") straight through
  *    DynamoDbAsyncClient (aws-crt, as the app) on the same dynalite.
  * 4. GET /bikes/{id}: latency percentiles at the same concurrency.
  */
@@ -148,7 +148,7 @@ public class Bench {
             httpBikes[i] = "bench-http-" + run + "-" + i;
             sdkBikes[i] = "bench-sdk-" + run + "-" + i;
             check(post(app + "/bikes", "{\"bikeId\":\"" + httpBikes[i] + "\",\"station\":\"bench\"}"), 201);
-            dynamo.putItem(PutItemRequest.builder().tableName(TABLE).item(bike(sdkBikes[i], "AVAILABLE", 0, null, 1))
+            dynamo.putItem(PutItemRequest.builder().tableName(TABLE).item(bike(sdkBikes[i], "AVAILABLE", 0, null, 1, UUID.randomUUID().toString()))
                     .conditionExpression("attribute_not_exists(bikeId)").build()).join();
         }
 
@@ -190,26 +190,27 @@ public class Bench {
 
     /** Read, decide, conditional write: what RentalService does for one keyless rent or return, minus HTTP and JSON. */
     static void sdkWrite(DynamoDbAsyncClient dynamo, String bikeId, String status, String rentedBy, int rideDelta) {
-        boolean rent = rentedBy != null;
         Map<String, AttributeValue> read = dynamo.getItem(GetItemRequest.builder().tableName(TABLE).consistentRead(true)
                 .key(Map.of("bikeId", AttributeValue.fromS(bikeId))).build()).join().item();
         long version = Long.parseLong(read.get("version").n());
+        String generation = read.get("generation").s();
         int rides = Integer.parseInt(read.get("ridesSinceService").n()) + rideDelta;
-        dynamo.putItem(PutItemRequest.builder().tableName(TABLE).item(bike(bikeId, status, rides, rentedBy, version + 1))
-                .conditionExpression(rent
-                        ? "#version = :expected AND (attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt <= :now)"
-                        : "#version = :expected")
-                .expressionAttributeNames(Map.of("#version", "version"))
-                .expressionAttributeValues(rent
-                        ? Map.of(":expected", AttributeValue.fromN(Long.toString(version)),
-                                ":now", AttributeValue.fromN(Long.toString(java.time.Instant.now().getEpochSecond())))
-                        : Map.of(":expected", AttributeValue.fromN(Long.toString(version))))
+        dynamo.putItem(PutItemRequest.builder().tableName(TABLE).item(bike(bikeId, status, rides, rentedBy, version + 1, generation))
+                .conditionExpression("#version = :expected AND #generation = :generation"
+                        + " AND (attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt <= :now)")
+                .expressionAttributeNames(Map.of("#version", "version", "#generation", "generation"))
+                .expressionAttributeValues(Map.of(":expected", AttributeValue.fromN(Long.toString(version)),
+                        ":generation", AttributeValue.fromS(generation),
+                        ":now", AttributeValue.fromN(Long.toString(java.time.Instant.now().getEpochSecond()))))
                 .returnValuesOnConditionCheckFailure("ALL_OLD")
                 .build()).join();
     }
 
-    static Map<String, AttributeValue> bike(String bikeId, String status, int rides, String rentedBy, long version) {
+    static Map<String, AttributeValue> bike(String bikeId, String status, int rides, String rentedBy, long version,
+            String generation) {
         Map<String, AttributeValue> item = new HashMap<>();
+        item.put("generation", AttributeValue.fromS(generation));
+        item.put("writeId", AttributeValue.fromS(UUID.randomUUID().toString()));
         item.put("bikeId", AttributeValue.fromS(bikeId));
         item.put("station", AttributeValue.fromS("bench"));
         item.put("status", AttributeValue.fromS(status));
