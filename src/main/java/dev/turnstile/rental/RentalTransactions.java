@@ -6,13 +6,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import dev.turnstile.idempotency.Idempotency;
 import dev.turnstile.problem.StoreUnavailable;
 import dev.turnstile.rental.IdempotencyRecords.IdempotencyRecord;
 import io.smallrye.mutiny.Uni;
@@ -22,7 +22,6 @@ import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -52,7 +51,6 @@ public class RentalTransactions {
     /** The idempotency record, when the request carried a key. */
     static final int RECORD = 3;
     static final String PROBE_KEY = "turnstile-transactions-probe";
-    private static final int TOKEN_LENGTH = 36;
     private static final Logger LOG = Logger.getLogger(RentalTransactions.class);
 
     /** What a transaction does with the customer's item; a failed condition there means something else for each. */
@@ -177,11 +175,11 @@ public class RentalTransactions {
     }
 
     private Optional<Keyed> withRecord(Optional<IdempotencyRecord> record, Instant now) {
-        return record.map(intended -> new Keyed(intended.id(), records.completedInTransaction(intended.completed(), now)));
+        return record.map(intended -> new Keyed(records.completedInTransaction(intended.completed(), now)));
     }
 
-    /** The key's record id (for the client request token) and its Put. */
-    record Keyed(String id, Put record) {
+    /** The Put of the key's record. */
+    record Keyed(Put record) {
     }
 
     private Uni<Bike> execute(TransactWriteItemsRequest request, Bike next, CustomerPart customer) {
@@ -189,12 +187,11 @@ public class RentalTransactions {
                 .replaceWith(next.withVersion(next.version() + 1))
                 .onFailure(TransactionCanceledException.class)
                 .transform(failure -> cancellationAnswer((TransactionCanceledException) failure, next.bikeId(), customer))
-                // the same token with other items (a retry that decided again), or the first one still running
-                .onFailure(failure -> failure instanceof IdempotentParameterMismatchException
-                        || failure instanceof TransactionInProgressException)
+                // the SDK's resends of this transaction, still running (its first attempt timed out), ran out of
+                // attempts, and it may yet commit: with a key, its record will answer the client's retry
+                .onFailure(TransactionInProgressException.class)
                 .transform(failure -> request.clientRequestToken() != null ? new IdempotencyKeyTaken()
-                        // without a key the token is the SDK's own, one per call: its resends of a transaction still
-                        // running (the first attempt timed out) ran out of attempts, and it may yet commit
+                        // without a key the token is the SDK's own, one per call
                         : new StoreUnavailable("DynamoDB", 1));
     }
 
@@ -211,7 +208,7 @@ public class RentalTransactions {
                 ":rental", AttributeValue.fromS(rentalId),
                 ":bike", AttributeValue.fromS(next.bikeId())));
         staleRental.ifPresent(stale -> customerValues.put(":stale", AttributeValue.fromS(stale)));
-        return request(keyed, staleRental.isPresent() ? CustomerPart.REPLACES_STALE_RENTAL : CustomerPart.TAKES_RENTAL,
+        return request(keyed,
                 bikeWrite(tables, next),
                 TransactWriteItem.builder().update(Update.builder()
                         .tableName(tables.customers())
@@ -255,7 +252,7 @@ public class RentalTransactions {
                         .conditionExpression("attribute_not_exists(activeRentalId) OR activeRentalId = :rental")
                         .expressionAttributeValues(rental)
                         .build()).build();
-        return request(keyed, customerPart,
+        return request(keyed,
                 bikeWrite(tables, next),
                 customer,
                 TransactWriteItem.builder().update(Update.builder()
@@ -287,28 +284,16 @@ public class RentalTransactions {
                 .build()).build();
     }
 
-    private static TransactWriteItemsRequest request(Optional<Keyed> keyed, CustomerPart customerPart,
-            TransactWriteItem... items) {
+    private static TransactWriteItemsRequest request(Optional<Keyed> keyed, TransactWriteItem... items) {
         List<TransactWriteItem> all = new ArrayList<>(List.of(items));
         keyed.ifPresent(key -> all.add(TransactWriteItem.builder().put(key.record()).build()));
         TransactWriteItemsRequest.Builder request = TransactWriteItemsRequest.builder().transactItems(all);
-        // a transaction sent again with other items needs a token of its own (IdempotentParameterMismatch otherwise)
-        keyed.ifPresent(key -> request.clientRequestToken(clientRequestToken(switch (customerPart) {
-            case LEAVES_OTHER_RENTAL -> key.id() + "|leaves-other-rental";
-            case REPLACES_STALE_RENTAL -> key.id() + "|replaces-stale-rental";
-            case TAKES_RENTAL, CLEARS_RENTAL -> key.id();
-        })));
+        // A token of its own for every transaction built, set here so that the SDK's resends of this one carry it.
+        // Never one per key: a retry decided again on a new read sends other items, and DynamoDB answers a token
+        // it has seen with other parameters (cancelled ones too, we must assume) IdempotentParameterMismatch for 10
+        // minutes. What a retry after a commit must find is the key's record and the mark on the bike, not a token.
+        keyed.ifPresent(key -> request.clientRequestToken(UUID.randomUUID().toString()));
         return request.build();
-    }
-
-    /**
-     * DynamoDB's token (at most 36 characters) from the key's record id alone (caller scope and Idempotency-Key),
-     * never from what was read: a resend after a commit carries the same token and DynamoDB answers it without
-     * applying it twice; one that decided again on a newer read gets IdempotentParameterMismatch, and the record
-     * answers it.
-     */
-    static String clientRequestToken(String recordId) {
-        return Idempotency.sha256Hex(recordId).substring(0, TOKEN_LENGTH);
     }
 
     /** One rental per bike and start time: the same id is computed again at return from the bike's rentedAt. */

@@ -90,7 +90,7 @@ class StaleCustomerMarkerTest {
     @Test
     void aKeyedRentOverAStaleMarkerIsBuiltUnderATokenOfItsOwn() {
         Put record = Put.builder().tableName("t-idempotency").item(Map.of("id", AttributeValue.fromS("c-1|key-1"))).build();
-        RentalTransactions.Keyed keyed = new RentalTransactions.Keyed("c-1|key-1", record);
+        RentalTransactions.Keyed keyed = new RentalTransactions.Keyed(record);
 
         TransactWriteItemsRequest first = RentalTransactions.rentRequest(RentalTransactionsTest.TABLES, read, rented,
                 Optional.of(keyed), Optional.empty());
