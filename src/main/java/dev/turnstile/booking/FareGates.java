@@ -160,7 +160,8 @@ public class FareGates {
         }
 
         /**
-         * The waiter is done (or gave up): its place goes to the longest waiting one. Telling that one runs its work on
+         * The waiter is done (or gave up): its place goes to the longest waiting one, unless the gate is over its limit
+         * ({@link #admitAll}). Telling that one runs its work on
          * this stack, and work that fails at once (a full pool wait queue) leaves again from inside it: told there,
          * each waiter of a long queue took a deeper stack, and a thousand overflowed it. So the one leave already
          * telling on this gate tells the next ones too, in a loop.
@@ -176,7 +177,9 @@ public class FareGates {
                 if (was != State.ADMITTED) {
                     return;
                 }
-                Waiter next = waiting.poll();
+                // over the limit only after admitAll: those places are given back, not handed on, else the gate
+                // stays as wide as the sell-out made it for as long as bookings keep queueing
+                Waiter next = running > perFare ? null : waiting.poll();
                 if (next == null) {
                     running--;
                     return;

@@ -176,4 +176,42 @@ class FareGatesTest {
         holder.complete(null);
         assertEquals(1, queued.get(1, TimeUnit.SECONDS));
     }
+
+    /**
+     * The waiters let through at a sell-out count as running until they leave; while bookings kept queueing, each of
+     * them handed its place on, so the gate stayed that much wider than its limit (a seat came back meanwhile: a
+     * cancel or a reset, and those bookings went on their strategy's way all at once).
+     */
+    @Test
+    void theWaitersLetThroughAtASellOutDoNotWidenTheGateForTheBookingsQueuedAfterThem() throws Exception {
+        FareGates gates = gates(1, 100, Duration.ofSeconds(5));
+        SoldOutFares soldOut = new SoldOutFares(null, gates);
+        AtomicInteger running = new AtomicInteger();
+        List<Integer> runningAtStart = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Void>> works = new ArrayList<>();
+        List<CompletableFuture<Void>> answers = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            CompletableFuture<Void> work = new CompletableFuture<>();
+            works.add(work);
+            answers.add(gates.through(FARE, () -> {
+                runningAtStart.add(running.incrementAndGet());
+                return Uni.createFrom().completionStage(work).invoke(running::decrementAndGet);
+            }).subscribeAsCompletionStage());
+            if (i == 5) {
+                soldOut.seen(FARE, 0);
+                soldOut.seen(FARE, 1);
+                assertEquals(List.of(1, 2, 3, 4, 5, 6), runningAtStart, "the holder and the five waiters it let through");
+            }
+        }
+
+        for (CompletableFuture<Void> work : works) {
+            work.complete(null);
+        }
+
+        for (CompletableFuture<Void> answer : answers) {
+            answer.get(1, TimeUnit.SECONDS);
+        }
+        assertEquals(List.of(1, 1, 1, 1, 1, 1, 1, 1, 1, 1), runningAtStart.subList(6, 16),
+                "the ten queued after the sell-out (a seat came back meanwhile) went one at a time");
+    }
 }
