@@ -18,6 +18,9 @@ final class BikeItems {
 
     static final Map<String, String> VERSION_NAME = Map.of("#version", "version");
     static final Map<String, String> VERSION_AND_STATUS_NAMES = Map.of("#version", "version", "#status", "status");
+    /** The generation of bikes written before generations existed: they all share it. */
+    static final String NO_GENERATION = "0";
+
     /** The names {@link #sameBike} uses. */
     static final Map<String, String> SAME_BIKE_NAMES = Map.of("#version", "version", "#generation", "generation");
     static final Map<String, String> SAME_BIKE_AND_STATUS_NAMES = Map.of("#version", "version", "#generation", "generation",
@@ -58,8 +61,10 @@ final class BikeItems {
      */
     static String sameBike(Map<String, AttributeValue> values, Bike seen) {
         values.put(":expected", number(seen.version()));
-        if (seen.generation() == null) {
-            return "#version = :expected AND attribute_not_exists(#generation)";
+        if (seen.generation() == null || NO_GENERATION.equals(seen.generation())) {
+            // an item older than generations has none until its first write stores the one it was read as
+            values.put(":generation", AttributeValue.fromS(NO_GENERATION));
+            return "#version = :expected AND (attribute_not_exists(#generation) OR #generation = :generation)";
         }
         values.put(":generation", AttributeValue.fromS(seen.generation()));
         return "#version = :expected AND #generation = :generation";
@@ -122,8 +127,7 @@ final class BikeItems {
                 item.containsKey("rentedAt") ? Instant.parse(item.get("rentedAt").s()) : null,
                 text(item, "note"),
                 Long.parseLong(item.get("version").n()),
-                // bikes written before generations existed all share generation 0
-                item.containsKey("generation") ? item.get("generation").s() : "0",
+                item.containsKey("generation") ? item.get("generation").s() : NO_GENERATION,
                 text(item, "leaseHolder"),
                 item.containsKey("leaseExpiresAt") ? Instant.ofEpochSecond(Long.parseLong(item.get("leaseExpiresAt").n())) : null,
                 text(item, "leaseToken"),
