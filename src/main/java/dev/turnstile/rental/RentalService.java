@@ -323,8 +323,11 @@ public class RentalService {
             if (!record.fingerprint().equals(key.fingerprint())) {
                 throw Idempotency.keyReused();
             }
-            return records.complete(key.id(), record.owner())
-                    .replaceWith(Optional.of(answer(record, !record.owner().equals(owner))));
+            // a completed record is not written again: with transactions on, a duplicate's transaction may be
+            // carrying it, and DynamoDB refuses the write (TransactionConflictException, not resent: a 500)
+            Uni<Void> completed = record.state() == IdempotencyRecords.State.COMPLETED ? Uni.createFrom().voidItem()
+                    : records.complete(key.id(), record.owner());
+            return completed.replaceWith(Optional.of(answer(record, !record.owner().equals(owner))));
         });
     }
 

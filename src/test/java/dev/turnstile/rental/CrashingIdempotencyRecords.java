@@ -2,6 +2,7 @@ package dev.turnstile.rental;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,6 +13,7 @@ import jakarta.inject.Singleton;
 import io.smallrye.mutiny.Uni;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
 /**
  * The real idempotency records, with one test-only ability: for a record a test arms, the request "crashes" at one
@@ -42,6 +44,8 @@ public class CrashingIdempotencyRecords extends IdempotencyRecords {
 
     private final Map<String, CrashPoint> armed = new ConcurrentHashMap<>();
     private final Set<String> failingReleases = ConcurrentHashMap.newKeySet();
+    private final Set<String> missedLookups = ConcurrentHashMap.newKeySet();
+    private final Set<String> conflictingCompletes = ConcurrentHashMap.newKeySet();
 
     CrashingIdempotencyRecords(DynamoDbAsyncClient dynamo, RentalTables tables, RentalConfig config) {
         super(dynamo, tables, config);
@@ -55,6 +59,24 @@ public class CrashingIdempotencyRecords extends IdempotencyRecords {
     /** The next release of this record id (caller scope|key) fails with a store fault; nothing is deleted. */
     void failNextRelease(String recordId) {
         failingReleases.add(recordId);
+    }
+
+    /**
+     * The next look-up of this record id finds nothing, as when the record's transaction commits right after it; the
+     * next complete of it fails as DynamoDB refuses a single-item write to an item a transaction is writing
+     * (TransactionConflictException, which the SDK does not resend).
+     */
+    void missNextLookupThenConflictOnComplete(String recordId) {
+        missedLookups.add(recordId);
+        conflictingCompletes.add(recordId);
+    }
+
+    @Override
+    public Uni<Optional<IdempotencyRecord>> findLive(String id, Instant now) {
+        if (missedLookups.remove(id)) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        return super.findLive(id, now);
     }
 
     @Override
@@ -76,6 +98,10 @@ public class CrashingIdempotencyRecords extends IdempotencyRecords {
 
     @Override
     public Uni<Void> complete(String id, String owner) {
+        if (conflictingCompletes.remove(id)) {
+            return Uni.createFrom().failure(TransactionConflictException.builder()
+                    .message("simulated: a transaction is writing the record").build());
+        }
         if (armed.remove(id, CrashPoint.BEFORE_COMPLETE)) {
             return Uni.createFrom().failure(new Crash(CrashPoint.BEFORE_COMPLETE));
         }

@@ -80,6 +80,30 @@ class RentalCrashTest {
                 .body("version", is(2));
     }
 
+    /**
+     * With transactions on, a duplicate that looked for the key's record just before the first request's transaction
+     * committed, and read the bike just after, finds the key's mark on the bike and then the COMPLETED record. It
+     * completed that record again, a write DynamoDB refuses while a third duplicate's transaction carries the record
+     * (TransactionConflictException): 500 where the answer is the replay. A completed record is not completed again.
+     */
+    @Test
+    void aDuplicateThatFindsTheCompletedRecordThroughTheBikeIsReplayedWithoutWritingIt() {
+        String bikeId = unique("b");
+        String customer = unique("c");
+        String key = unique("k");
+        BikeApiTest.create(bikeId, "harbour", 3);
+        Response first = rent(bikeId, customer, key);
+        first.then().statusCode(200);
+        records.missNextLookupThenConflictOnComplete(new Caller(customer, false, false).scope(key));
+
+        Response duplicate = rent(bikeId, customer, key);
+
+        duplicate.then().statusCode(200).header("Idempotent-Replayed", is("true"));
+        assertEquals(first.asString(), duplicate.asString(), "the stored answer, byte for byte");
+        asStaff().get("/bikes/" + bikeId).then().body("rentedBy", is(customer)).body("ridesSinceService", is(4))
+                .body("version", is(2));
+    }
+
     /** What a client does: retry with the same key, honouring 409 IDEMPOTENCY_IN_PROGRESS's Retry-After. */
     private static Response retryUntilSettled(String bikeId, String customer, String key) throws InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
