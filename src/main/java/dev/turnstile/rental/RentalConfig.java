@@ -44,10 +44,11 @@ public interface RentalConfig {
         Duration ttl();
 
         /**
-         * How long an IN_PROGRESS record blocks its key. Must exceed the longest a request can run (every DynamoDB call
-         * within quarkus.dynamodb.api-call-timeout, a few attempts): after it, the owner is presumed dead.
+         * How long an IN_PROGRESS record blocks its key: after it, the owner is presumed dead. Counted from the decision,
+         * it must exceed the claim and the bike write after it (2 x quarkus.dynamodb.api-call-timeout, plus at most
+         * 250 ms in {@link WritesInFlight}), else a retry could take the key over while the first write is on its way.
          */
-        @WithDefault("10S")
+        @WithDefault("12S")
         Duration inProgressExpiry();
     }
 }

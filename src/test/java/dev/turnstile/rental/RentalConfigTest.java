@@ -33,7 +33,7 @@ class RentalConfigTest {
         assertEquals(30, config.ridesUntilService());
         assertEquals(RentalConfig.Transactions.AUTO, config.transactions());
         assertEquals(Duration.ofHours(24), config.idempotency().ttl());
-        assertEquals(Duration.ofSeconds(10), config.idempotency().inProgressExpiry());
+        assertEquals(Duration.ofSeconds(12), config.idempotency().inProgressExpiry());
     }
 
     @Test

@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * How long a key lives: an IN_PROGRESS record whose owner died blocks its key only until
- * {@code turnstile.rental.idempotency.in-progress-expiry} (4 s in tests), and a record past its {@code expiresAt}
+ * {@code turnstile.rental.idempotency.in-progress-expiry} (7 s in tests), and a record past its {@code expiresAt}
  * counts as gone, whether DynamoDB's TTL deleted it (simulated: the test deletes the item) or not yet (the test moves
  * {@code expiresAt} into the past). The bike item still carries the key's mark from the earlier life; it must not
  * make the new request look applied.
@@ -56,7 +56,7 @@ class RentalKeyLifetimeTest {
         Response blocked = rent(bikeId, customer, key);
         blocked.then().statusCode(409).body("reason", is("IDEMPOTENCY_IN_PROGRESS"));
         int retryAfter = Integer.parseInt(blocked.header("Retry-After"));
-        assertTrue(retryAfter >= 1 && retryAfter <= 4, "Retry-After within the in-progress expiry: " + retryAfter);
+        assertTrue(retryAfter >= 1 && retryAfter <= 7, "Retry-After within the in-progress expiry: " + retryAfter);
         asStaff().get("/bikes/" + bikeId).then().body("status", is("AVAILABLE")).body("version", is(1));
 
         Response taken;
@@ -64,7 +64,7 @@ class RentalKeyLifetimeTest {
             Thread.sleep(250);
             taken = rent(bikeId, customer, key);
         } while (taken.statusCode() == 409 && Instant.now().isBefore(claimed.plusSeconds(15)));
-        assertTrue(Duration.between(claimed, Instant.now()).toMillis() >= 3_500, "blocked for the configured 4 s");
+        assertTrue(Duration.between(claimed, Instant.now()).toMillis() >= 6_500, "blocked for the configured 7 s");
         taken.then().statusCode(200).header("Idempotent-Replayed", nullValue()).body("rentedBy", is(customer))
                 .body("ridesSinceService", is(4));
         asStaff().get("/bikes/" + bikeId).then().body("ridesSinceService", is(4)).body("version", is(2));
