@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +22,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import dev.turnstile.rental.RentalTables;
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import io.smallrye.config.WithDefault;
 import software.amazon.awssdk.http.SdkHttpConfigurationOption;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
@@ -204,24 +200,24 @@ class LambdaTemplateTest {
 
     @Test
     void lambdaProfileFitsInsideTheFunctionTimeout() throws IOException {
-        SmallRyeConfig lambda = config("prod", "lambda");
+        SmallRyeConfig lambda = ApplicationProperties.under("prod", "lambda");
         assertEquals(1, lambda.getValue("quarkus.datasource.reactive.max-size", Integer.class));
         assertFalse(lambda.getValue("turnstile.booking.ticketing.enabled", Boolean.class), "no ticket workers in Lambda");
-        assertTrue(duration(lambda, "quarkus.datasource.reactive.idle-timeout").toSeconds() <= 60);
+        assertTrue(ApplicationProperties.duration(lambda, "quarkus.datasource.reactive.idle-timeout").toSeconds() <= 60);
         long timeout = Long.parseLong(String.valueOf(map(map(TEMPLATE.get("Parameters")).get("Timeout")).get("Default")));
         long minimum = Long.parseLong(String.valueOf(map(map(TEMPLATE.get("Parameters")).get("Timeout")).get("MinValue")));
-        Duration dynamo = duration(lambda, "quarkus.dynamodb.api-call-timeout");
+        Duration dynamo = ApplicationProperties.duration(lambda, "quarkus.dynamodb.api-call-timeout");
         assertTrue(dynamo.toSeconds() < minimum && minimum <= timeout,
                 "a DynamoDB call (" + dynamo + ") gives up before the shortest allowed function timeout (" + minimum + " s)");
-        assertTrue(duration(lambda, "quarkus.dynamodb.api-call-attempt-timeout").compareTo(dynamo) < 0);
+        assertTrue(ApplicationProperties.duration(lambda, "quarkus.dynamodb.api-call-attempt-timeout").compareTo(dynamo) < 0);
 
-        SmallRyeConfig prod = config("prod");
+        SmallRyeConfig prod = ApplicationProperties.under("prod");
         assertTrue(prod.getOptionalValue("quarkus.dynamodb.async-client.connection-acquisition-timeout", String.class).isEmpty(),
                 "amazon-services does not hand the acquisition timeout to aws-crt; api-call-attempt-timeout bounds the wait");
         // aws-crt then waits for a pooled connection as long as the SDK's default acquisition timeout: the attempt
         // timeout must end that wait first, or the bound docs/ship.md names would not be the one that applies.
         Duration crtAcquisition = SdkHttpConfigurationOption.GLOBAL_HTTP_DEFAULTS.get(SdkHttpConfigurationOption.CONNECTION_ACQUIRE_TIMEOUT);
-        assertTrue(duration(prod, "quarkus.dynamodb.api-call-attempt-timeout").compareTo(crtAcquisition) < 0,
+        assertTrue(ApplicationProperties.duration(prod, "quarkus.dynamodb.api-call-attempt-timeout").compareTo(crtAcquisition) < 0,
                 "api-call-attempt-timeout is shorter than aws-crt's own acquisition wait (" + crtAcquisition + ")");
         assertNotEquals(1, prod.getValue("quarkus.datasource.reactive.max-size", Integer.class), "pods keep a real pool");
         for (SmallRyeConfig profile : List.of(prod, lambda)) {
@@ -251,16 +247,6 @@ class LambdaTemplateTest {
         Path zipNative = Path.of("src/main/zip.native");
         assertFalse(Files.exists(zipNative.resolve("bootstrap")), "the native executable stays the bootstrap");
         assertFalse(Files.exists(zipNative.resolve("libaws-crt-jni.so")), "the build adds target/*.so itself");
-    }
-
-    private static SmallRyeConfig config(String... profiles) throws IOException {
-        URL properties = LambdaTemplateTest.class.getClassLoader().getResource("application.properties");
-        return new SmallRyeConfigBuilder().withProfiles(List.of(profiles))
-                .withSources(new PropertiesConfigSource(properties, 250)).build();
-    }
-
-    private static Duration duration(SmallRyeConfig config, String name) {
-        return DurationConverter.parseDuration(config.getValue(name, String.class));
     }
 
     private static CreateTableRequest definition(String table) {

@@ -3,17 +3,13 @@ package dev.turnstile.rental;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.URL;
 import java.time.Duration;
-import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.smallrye.config.PropertiesConfigSource;
+import dev.turnstile.deploy.ApplicationProperties;
 import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * A keyed request without transactions claims its key with a lock that ends {@code in-progress-expiry} after the
@@ -28,21 +24,11 @@ class ClaimLockTest {
     @ParameterizedTest
     @ValueSource(strings = { "prod", "prod,lambda", "dev", "test" })
     void theClaimOutlastsTheClaimThenTheWrite(String profiles) throws IOException {
-        SmallRyeConfig config = config(profiles.split(","));
-        Duration call = duration(config, "quarkus.dynamodb.api-call-timeout");
-        Duration lock = duration(config, "turnstile.rental.idempotency.in-progress-expiry");
+        SmallRyeConfig config = ApplicationProperties.under(profiles.split(","));
+        Duration call = ApplicationProperties.duration(config, "quarkus.dynamodb.api-call-timeout");
+        Duration lock = ApplicationProperties.duration(config, "turnstile.rental.idempotency.in-progress-expiry");
 
         Duration longest = call.multipliedBy(2).plus(WritesInFlight.LONGEST_WAIT);
         assertTrue(lock.compareTo(longest) > 0, profiles + ": a claim of " + lock + " ends before claim + write (" + longest + ")");
-    }
-
-    private static SmallRyeConfig config(String... profiles) throws IOException {
-        URL properties = ClaimLockTest.class.getClassLoader().getResource("application.properties");
-        return new SmallRyeConfigBuilder().withProfiles(List.of(profiles))
-                .withSources(new PropertiesConfigSource(properties, 250)).build();
-    }
-
-    private static Duration duration(SmallRyeConfig config, String name) {
-        return DurationConverter.parseDuration(config.getValue(name, String.class));
     }
 }
