@@ -60,9 +60,14 @@ public class RentalRules {
         return bike.returnedTo(station, next);
     }
 
+    /**
+     * An available bike at or over the limit (created so, or left so by a lowered limit) is serviced too: rent refuses
+     * it as SERVICE_DUE, so without this nothing could bring it back into use.
+     */
     public Bike service(Bike bike, String leaseToken, Instant now) {
         unlessLeased(bike, leaseToken, now);
-        if (bike.status() != BikeStatus.MAINTENANCE) {
+        boolean dueWhileAvailable = bike.status() == BikeStatus.AVAILABLE && bike.ridesSinceService() >= ridesUntilService;
+        if (bike.status() != BikeStatus.MAINTENANCE && !dueWhileAvailable) {
             throw RentalProblems.rejected("NOT_IN_MAINTENANCE", "Bike " + bike.bikeId() + " is " + bike.status());
         }
         return bike.serviced();

@@ -158,6 +158,18 @@ class BikeApiTest {
     }
 
     @Test
+    void aBikeCreatedAvailableAtTheRideLimitCanBeServicedThenRented() {
+        String due = unique("b");
+        create(due, "harbour", 30);
+
+        asStaff().post("/bikes/" + due + "/service").then().statusCode(200)
+                .body("status", is("AVAILABLE")).body("ridesSinceService", is(0)).body("version", is(2));
+        asStaff().contentType(ContentType.JSON).body(rentBody("c-1")).post("/bikes/" + due + "/rent").then().statusCode(200);
+
+        asStaff().get("/bikes/" + due).then().body("status", is("RENTED")).body("ridesSinceService", is(1)).body("version", is(3));
+    }
+
+    @Test
     void patchWithTheCurrentTagChangesTheNote() {
         String bikeId = unique("b");
         create(bikeId, "harbour", 0);

@@ -78,6 +78,22 @@ class RentalRulesTest {
                 assertThrows(ProblemException.class, () -> rules.service(Bike.newAt("b-2", "x", 0, BikeStatus.AVAILABLE), null, NOW)).reason());
     }
 
+    /**
+     * An available bike at or over the limit (created so, or left so by a lowered limit) cannot be rented
+     * (SERVICE_DUE); refusing its service too left no way back into use.
+     */
+    @Test
+    void anAvailableBikeDueForServiceCanBeServiced() {
+        Bike due = new Bike("b-18", "harbour", BikeStatus.AVAILABLE, 31, null, null, null, 2, "g1", null, null, null, List.of());
+
+        Bike serviced = rules.service(due, null, NOW);
+
+        assertEquals(BikeStatus.AVAILABLE, serviced.status());
+        assertEquals(0, serviced.ridesSinceService());
+        assertEquals("NOT_IN_MAINTENANCE",
+                assertThrows(ProblemException.class, () -> rules.service(Bike.newAt("b-2", "x", 29, BikeStatus.AVAILABLE), null, NOW)).reason());
+    }
+
     @Test
     void aNoteChangesNothingElse() {
         Bike rented = new Bike("b-1", "harbour", BikeStatus.RENTED, 5, "c-1", NOW, null, 9, "g1", null, null, null, List.of());
