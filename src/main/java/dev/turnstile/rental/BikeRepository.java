@@ -75,9 +75,12 @@ public class BikeRepository {
                 .recoverWithUni(failure -> itemAfter(bike.bikeId(), (ConditionalCheckFailedException) failure)
                         .map(item -> fromItem(item).generation().equals(bike.generation()))
                         .onFailure(BikeNotFound.class).recoverWithItem(false))
-                // a transaction writes only a bike that exists, so the create was refused: by whom, the stamp says
+                // a transaction on an existing bike refused the create: by whom, the stamp says. With no bike, the
+                // transaction is one that will fail (a rent of a bike deleted meanwhile) and nothing was created:
+                // a conflict to try again
                 .onFailure(TransactionConflictException.class)
-                .recoverWithUni(() -> consistentItem(bike.bikeId()).map(item -> fromItem(item).generation().equals(bike.generation())));
+                .recoverWithUni(() -> consistentItem(bike.bikeId()).map(item -> fromItem(item).generation().equals(bike.generation()))
+                        .onFailure(BikeNotFound.class).transform(absent -> new VersionConflict(bike.bikeId(), null)));
     }
 
     /** A strongly consistent read: the decision that follows must see every write acknowledged before it. */

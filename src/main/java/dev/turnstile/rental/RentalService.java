@@ -95,7 +95,7 @@ public class RentalService {
                 throw RentalProblems.bikeExists(bike.bikeId());
             }
             return bike;
-        });
+        }).onFailure().transform(RentalProblems::answer);
     }
 
     public Uni<Bike> get(String bikeId) {

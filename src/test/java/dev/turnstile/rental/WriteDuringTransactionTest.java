@@ -142,6 +142,22 @@ class WriteDuringTransactionTest {
         unchanged(bikeId);
     }
 
+    /**
+     * No bike, yet a transaction holds its key (a rent of a bike deleted meanwhile, whose condition will fail): the
+     * create wrote nothing and nobody created the bike, so it is a conflict to try again, not a 500.
+     */
+    @Test
+    void aCreateThatMeetsATransactionOnAnAbsentBikeIsAConflictAndWritesNothing() {
+        String bikeId = unique("b");
+        repository.inTransaction(bikeId, 1);
+
+        asStaff().contentType(ContentType.JSON)
+                .body("{\"bikeId\":\"" + bikeId + "\",\"station\":\"depot\",\"ridesSinceService\":0}")
+                .post("/bikes").then().statusCode(409).contentType("application/problem+json")
+                .body("reason", is("VERSION_CONFLICT"));
+        asStaff().get("/bikes/" + bikeId).then().statusCode(404);
+    }
+
     /** A create whose first send was applied and whose resend met a transaction: its stamp says it is the create. */
     @Test
     void aCreateResentIntoATransactionIsTheCreate() {
