@@ -157,11 +157,13 @@ public class BookingService {
             if (target == null || !caller.mayRead(target.passengerId())) {
                 throw BookingProblems.bookingNotFound(bookingId);
             }
-            if (!seen.test(BookingView.entityTag(target.status(), target.ticketStatus()))) {
-                throw BookingProblems.staleBooking(bookingId);
-            }
+            // Already cancelled: the change asked for has happened, whatever If-Match says (RFC 9110 13.1.1), so the
+            // same conditional cancel retried after its answer was lost is not told "nothing changed".
             if (!CONFIRMED.equals(target.status())) {
                 return Uni.createFrom().voidItem();
+            }
+            if (!seen.test(BookingView.entityTag(target.status(), target.ticketStatus()))) {
+                throw BookingProblems.staleBooking(bookingId);
             }
             return bookings.cancel(connection, bookingId, target, SeatRules.returnShard(target.shard(), target.shards()))
                     .map(returned -> {
