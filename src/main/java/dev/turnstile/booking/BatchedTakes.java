@@ -67,7 +67,9 @@ class BatchedTakes {
         this.metrics = metrics;
         this.json = json;
         this.retryAfterSeconds = config.busyRetryAfterSeconds();
-        this.queues = new BatchedQueues<>(vertx, config.batched(), config.pool().maxWaitQueue(), this::run);
+        // as long as a booking may wait at a fare's gate or for a connection
+        this.queues = new BatchedQueues<>(vertx, config.batched(), config.pool().maxWaitQueue(), config.pool().acquireTimeout(),
+                waiting -> waiting.settle(Result.failed(BookingProblems.fareQueueFull(retryAfterSeconds))), this::run);
     }
 
     /** A booking without a key: its new booking's id, or the seat rules' rejection. */
