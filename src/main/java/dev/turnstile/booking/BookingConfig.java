@@ -113,6 +113,7 @@ public interface BookingConfig {
          * requests per pod queues instead of being shed, while a stalled database still sheds load.
          */
         @WithDefault("1000")
+        @Min(1)
         int maxWaitQueue();
 
         /** How long a request waits for a connection before 503 STORE_UNAVAILABLE. */

@@ -63,6 +63,9 @@ class BookingConfigTest {
             "turnstile.booking.lock-timeout, two seconds",
             "turnstile.booking.default-strategy, fastest",
             "turnstile.booking.pool.acquire-timeout, soon",
+            // Vert.x reads -1 as "no bound", the gates and batch queues as "full": every queued booking was 503 BUSY
+            "turnstile.booking.pool.max-wait-queue, -1",
+            "turnstile.booking.pool.max-wait-queue, 0",
             "turnstile.idempotency.cleanup.batch-size, 0",
             "turnstile.idempotency.ttl, forever",
     })

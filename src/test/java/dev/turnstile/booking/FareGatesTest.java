@@ -23,18 +23,12 @@ class FareGatesTest {
 
     private static final FareKey FARE = new FareKey("F", "Y");
 
-    private static FareGates gates(int perFare, int maxWaitQueue, Duration acquireTimeout) {
-        return new FareGates(perFare, new BookingConfig.Pool() {
-            @Override
-            public int maxWaitQueue() {
-                return maxWaitQueue;
-            }
+    /** A record, not an anonymous class: the mapping's {@code @Min} would make ArC refuse an anonymous one. */
+    private record Pool(int maxWaitQueue, Duration acquireTimeout) implements BookingConfig.Pool {
+    }
 
-            @Override
-            public Duration acquireTimeout() {
-                return acquireTimeout;
-            }
-        }, 1);
+    private static FareGates gates(int perFare, int maxWaitQueue, Duration acquireTimeout) {
+        return new FareGates(perFare, new Pool(maxWaitQueue, acquireTimeout), 1);
     }
 
     @Test
