@@ -95,10 +95,14 @@ warm_up() {  # LABEL URL
     LABEL="$1 warm-up (not compared)" bash "$BENCH/run-all.sh" "$2" >> "$OUT/warmup.txt" 2>&1
   done
 }
+# And again after the warm-up, whose tens of thousands of bookings autovacuum would have analyzed: on a fresh machine
+# the first vacuum finds the tables empty, and a plan PostgreSQL caches for a prepared statement on a table it knows to
+# be empty reads the whole table (Turnstile's round 1 of 2026-12-07 20:04: 16 755 sequential scans of bookings,
+# 439 million rows read, 217 pessimistic bookings/s against 1 934 in round 2). The peer gets the same.
 for _ in $(seq 1 "${ROUNDS:-2}"); do
-  start_peer; first_sale peer http://127.0.0.1:8081; warm_up peer http://127.0.0.1:8081
+  start_peer; first_sale peer http://127.0.0.1:8081; warm_up peer http://127.0.0.1:8081; vacuum peer
   LABEL=peer bash "$BENCH/run-all.sh" http://127.0.0.1:8081 >> "$OUT/peer.txt" 2>&1; stop_peer
-  start_turnstile; first_sale turnstile http://127.0.0.1:8082; warm_up turnstile http://127.0.0.1:8082
+  start_turnstile; first_sale turnstile http://127.0.0.1:8082; warm_up turnstile http://127.0.0.1:8082; vacuum "$DB"
   LABEL=turnstile bash "$BENCH/run-all.sh" http://127.0.0.1:8082 >> "$OUT/turnstile.txt" 2>&1; stop_turnstile
 done
 node bench/side-by-side/null-server.js 8083 & NULL_SERVER=$!
