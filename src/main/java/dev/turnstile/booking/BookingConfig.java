@@ -6,6 +6,8 @@ import java.util.Set;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -116,8 +118,9 @@ public interface BookingConfig {
         @Min(1)
         int maxWaitQueue();
 
-        /** How long a request waits for a connection before 503 STORE_UNAVAILABLE. */
+        /** How long a request waits for a connection before 503 STORE_UNAVAILABLE (also at a fare's gate or batch queue). */
         @WithDefault("5s")
+        @DurationMin(millis = 1)
         Duration acquireTimeout();
     }
 }

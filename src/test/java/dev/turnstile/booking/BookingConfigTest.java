@@ -66,6 +66,8 @@ class BookingConfigTest {
             // Vert.x reads -1 as "no bound", the gates and batch queues as "full": every queued booking was 503 BUSY
             "turnstile.booking.pool.max-wait-queue, -1",
             "turnstile.booking.pool.max-wait-queue, 0",
+            // Mutiny refuses a zero timeout when a booking first queues at a gate: every gated booking was a 500
+            "turnstile.booking.pool.acquire-timeout, 0s",
             "turnstile.idempotency.cleanup.batch-size, 0",
             "turnstile.idempotency.ttl, forever",
     })
