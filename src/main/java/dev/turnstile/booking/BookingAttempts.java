@@ -171,9 +171,13 @@ public class BookingAttempts {
         }));
     }
 
-    /** One transaction without retries, for operations that cannot lose a race (cancel, reset). */
+    /**
+     * One transaction without retries, for operations that cannot lose a race (cancel, reset). A serialization
+     * failure or deadlock (a database defaulting to REPEATABLE READ or SERIALIZABLE, CockroachDB) is the client's to
+     * retry: 409 CONTENTION with Retry-After, not the internal conflict (a 500).
+     */
     public <T> Uni<T> once(Function<SqlConnection, Uni<T>> work) {
-        return transactions.run(work).onFailure().transform(failure -> translate(null, failure));
+        return transactions.run(work).onFailure().transform(this::unretried);
     }
 
     /**
@@ -181,7 +185,12 @@ public class BookingAttempts {
      * that is the only place a pooler lets {@code statement_timeout} be set.
      */
     public <T> Uni<T> read(Function<SqlConnection, Uni<T>> work) {
-        return transactions.run(work).onFailure().transform(failure -> translate(null, failure));
+        return transactions.run(work).onFailure().transform(this::unretried);
+    }
+
+    private Throwable unretried(Throwable failure) {
+        Throwable translated = translate(null, failure);
+        return translated instanceof RetryableConflict ? contention() : translated;
     }
 
     private Throwable translate(Strategy strategy, Throwable failure) {
