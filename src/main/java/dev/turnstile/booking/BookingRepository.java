@@ -101,8 +101,9 @@ public class BookingRepository {
      * {@code id = ANY(ARRAY(...))}, not {@code id IN (...)} with the status repeated outside: the planner joined the
      * latter against every pending booking when its statistics did not know the backlog (autovacuum off or behind),
      * so a claim cost the whole backlog (38 ms at 200 000 pending on an idle machine, against 1 ms now) instead of its
-     * batch; the array form looks the batch up by primary key whatever the statistics say. The locked rows are still PENDING: FOR UPDATE re-checks its
-     * condition on a row that changed before it was locked, and a cancel waits for the lock.
+     * batch; the array form looks the batch up by primary key whatever the statistics say. The locked rows are still
+     * PENDING: FOR UPDATE re-checks its condition on a row that changed before it was locked, and a cancel waits for
+     * the lock.
      */
     static final String ISSUE_TICKETS = """
             UPDATE bookings SET ticket_status = 'ISSUED', ticketed_at = now(),
