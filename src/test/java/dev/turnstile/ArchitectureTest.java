@@ -10,8 +10,9 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The import graph of issue 10: two wings ({@code rental}, {@code booking}) over a floor ({@code problem}, {@code retry},
- * {@code idempotency}, {@code json}) that neither wing's internals leak into; HTTP known to resources alone; the dev/test
- * launchers ({@code local}) depended on by nothing. Main classes only: a test may reach anywhere.
+ * {@code idempotency}, {@code json}, {@code identity}, {@code config}) that neither wing's internals leak into; HTTP
+ * known to resources alone; the dev/test launchers ({@code local}) depended on by nothing. Main classes only: a test
+ * may reach anywhere.
  */
 @AnalyzeClasses(packages = "dev.turnstile", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -19,7 +20,7 @@ class ArchitectureTest {
     private static final String RENTAL = "dev.turnstile.rental..";
     private static final String BOOKING = "dev.turnstile.booking..";
     private static final String[] FLOOR = { "dev.turnstile.problem..", "dev.turnstile.retry..",
-            "dev.turnstile.idempotency..", "dev.turnstile.json..", "dev.turnstile.identity.." };
+            "dev.turnstile.idempotency..", "dev.turnstile.json..", "dev.turnstile.identity..", "dev.turnstile.config.." };
 
     @ArchTest
     static final ArchRule rentalDoesNotKnowBooking = noClasses().that().resideInAPackage(RENTAL)
@@ -53,6 +54,15 @@ class ArchitectureTest {
             .and().doNotImplement(jakarta.ws.rs.ext.ParamConverter.class)
             .and().resideOutsideOfPackage("dev.turnstile.problem..")
             .should().dependOnClassesThat().resideInAPackage("jakarta.ws.rs..");
+
+    /**
+     * Settings are checked by SmallRye Config converters ({@code config/CheckedValues}), not Bean Validation: one
+     * constraint on a mapping makes Quarkus build a second validator factory at every start (0.5-0.6 s here).
+     */
+    @ArchTest
+    static final ArchRule configMappingsCarryNoConstraints = noClasses()
+            .that().haveNameMatching("dev\\.turnstile\\..*Config(\\$.*)?")
+            .should().dependOnClassesThat().resideInAnyPackage("jakarta.validation..", "org.hibernate.validator..");
 
     @ArchTest
     static final ArchRule nothingDependsOnTheLocalLaunchers = noClasses().that().resideOutsideOfPackage("dev.turnstile.local..")

@@ -3,12 +3,13 @@ package dev.turnstile.booking;
 import java.time.Duration;
 import java.util.Set;
 
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.Pattern;
-
-import org.hibernate.validator.constraints.time.DurationMin;
-
+import dev.turnstile.config.CheckedValues.NonNegative;
+import dev.turnstile.config.CheckedValues.NonNegativeLong;
+import dev.turnstile.config.CheckedValues.Positive;
+import dev.turnstile.config.CheckedValues.PositiveDuration;
+import dev.turnstile.config.CheckedValues.PostgresDuration;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 
 /**
@@ -17,9 +18,6 @@ import io.smallrye.config.WithDefault;
  */
 @ConfigMapping(prefix = "turnstile.booking")
 public interface BookingConfig {
-
-    /** PostgreSQL's duration syntax, as {@code set_config} takes it: a number, optionally a unit. */
-    String POSTGRES_DURATION = "[0-9]+ ?(us|ms|s|min|h|d)?";
 
     /** The strategy of a request that names none; it must be one of {@link #allowedStrategies()}. */
     @WithDefault("optimistic")
@@ -30,19 +28,19 @@ public interface BookingConfig {
 
     /** Retry-After on 503 BUSY and TIMEOUT. */
     @WithDefault("1")
-    @Min(0)
+    @WithConverter(NonNegativeLong.class)
     long busyRetryAfterSeconds();
 
     @WithDefault("2s")
-    @Pattern(regexp = POSTGRES_DURATION)
+    @WithConverter(PostgresDuration.class)
     String lockTimeout();
 
     @WithDefault("5s")
-    @Pattern(regexp = POSTGRES_DURATION)
+    @WithConverter(PostgresDuration.class)
     String statementTimeout();
 
     @WithDefault("10s")
-    @Pattern(regexp = POSTGRES_DURATION)
+    @WithConverter(PostgresDuration.class)
     String idleInTransactionTimeout();
 
     /**
@@ -64,7 +62,7 @@ public interface BookingConfig {
 
     /** Booking transactions of one fare running at once per instance; 0 = no limit ({@link FareGates}). */
     @WithDefault("1")
-    @Min(0)
+    @WithConverter(NonNegative.class)
     int transactionsPerFare();
 
     Ticketing ticketing();
@@ -80,11 +78,11 @@ public interface BookingConfig {
         boolean enabled();
 
         @WithDefault("2")
-        @Min(1)
+        @WithConverter(Positive.class)
         int workers();
 
         @WithDefault("50")
-        @Min(1)
+        @WithConverter(Positive.class)
         int batchSize();
 
         @WithDefault("500ms")
@@ -103,7 +101,7 @@ public interface BookingConfig {
 
         /** The most bookings one transaction takes; the rest form the next batch. */
         @WithDefault("64")
-        @Min(1)
+        @WithConverter(Positive.class)
         int maxSize();
     }
 
@@ -115,12 +113,12 @@ public interface BookingConfig {
          * requests per pod queues instead of being shed, while a stalled database still sheds load.
          */
         @WithDefault("1000")
-        @Min(1)
+        @WithConverter(Positive.class)
         int maxWaitQueue();
 
         /** How long a request waits for a connection before 503 STORE_UNAVAILABLE (also at a fare's gate or batch queue). */
         @WithDefault("5s")
-        @DurationMin(millis = 1)
+        @WithConverter(PositiveDuration.class)
         Duration acquireTimeout();
     }
 }

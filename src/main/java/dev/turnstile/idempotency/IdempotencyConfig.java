@@ -2,9 +2,9 @@ package dev.turnstile.idempotency;
 
 import java.time.Duration;
 
-import jakarta.validation.constraints.Min;
-
+import dev.turnstile.config.CheckedValues.Positive;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 
 /** {@code turnstile.idempotency.*}: the PostgreSQL key store. Values are checked at startup, naming the property. */
@@ -30,7 +30,7 @@ public interface IdempotencyConfig {
 
         /** Keys deleted per statement. */
         @WithDefault("1000")
-        @Min(1)
+        @WithConverter(Positive.class)
         int batchSize();
     }
 }

@@ -2,10 +2,10 @@ package dev.turnstile.identity;
 
 import java.time.Duration;
 
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
-
+import dev.turnstile.config.CheckedValues.NonNegative;
+import dev.turnstile.config.CheckedValues.NotBlank;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 
 /**
@@ -16,15 +16,15 @@ import io.smallrye.config.WithDefault;
 public interface IdentityConfig {
 
     /** The {@code iss} every token must carry (mp.jwt.verify.issuer follows it). */
-    @NotBlank
+    @WithConverter(NotBlank.class)
     String issuer();
 
     /** The {@code aud} every token must carry (mp.jwt.verify.audiences follows it). */
-    @NotBlank
+    @WithConverter(NotBlank.class)
     String audience();
 
     /** The public key (PEM or JWK file, or a JWKS URL such as Cognito's) that verifies the signature. */
-    @NotBlank
+    @WithConverter(NotBlank.class)
     String publicKeyLocation();
 
     Elite elite();
@@ -36,7 +36,7 @@ public interface IdentityConfig {
      * Retry-After. Staff are not limited. 0 turns the limit off.
      */
     @WithDefault("20")
-    @Min(0)
+    @WithConverter(NonNegative.class)
     int attemptsPerSecond();
 
     /** How long and how many verified tokens {@link VerifiedTokens} remembers. */
@@ -51,7 +51,7 @@ public interface IdentityConfig {
 
         /** The most tokens remembered at once; a new token beyond them is verified on every request until room frees. */
         @WithDefault("1000")
-        @Min(0)
+        @WithConverter(NonNegative.class)
         int maxEntries();
     }
 
@@ -59,11 +59,11 @@ public interface IdentityConfig {
     interface Elite {
 
         @WithDefault("tier")
-        @NotBlank
+        @WithConverter(NotBlank.class)
         String claim();
 
         @WithDefault("elite")
-        @NotBlank
+        @WithConverter(NotBlank.class)
         String value();
     }
 }

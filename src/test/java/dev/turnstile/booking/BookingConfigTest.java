@@ -8,36 +8,35 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 
-import jakarta.validation.Validation;
-import jakarta.validation.Validator;
-
-import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.turnstile.idempotency.IdempotencyConfig;
+import dev.turnstile.identity.IdentityConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.smallrye.config.validator.BeanValidationConfigValidator;
 
 /**
- * The config mappings on their own, without starting Quarkus (its duration converter and Bean Validation, as at
- * startup): the defaults, and a bad value fails naming its property.
+ * The config mappings on their own, without starting Quarkus (its duration converter, as at startup): the defaults,
+ * and a bad value fails naming its property.
  */
 class BookingConfigTest {
 
-    private static final Validator VALIDATOR = Validation.byDefaultProvider().configure()
-            .messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory().getValidator();
+    /** The identity settings have no defaults: a start needs them. */
+    private static final Map<String, String> IDENTITY = Map.of(
+            "turnstile.identity.issuer", "https://issuer.example",
+            "turnstile.identity.audience", "turnstile",
+            "turnstile.identity.public-key-location", "publicKey.pem");
 
     private static SmallRyeConfig config(Map<String, String> properties) {
         return new SmallRyeConfigBuilder()
-                .withMapping(BookingConfig.class).withMapping(IdempotencyConfig.class)
+                .withMapping(BookingConfig.class).withMapping(IdempotencyConfig.class).withMapping(IdentityConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter())
                 .withSources(new PropertiesConfigSource(properties, "test", 500))
-                .withValidator((BeanValidationConfigValidator) () -> VALIDATOR)
+                .withSources(new PropertiesConfigSource(IDENTITY, "identity", 100))
                 .build();
     }
 
@@ -70,6 +69,13 @@ class BookingConfigTest {
             "turnstile.booking.pool.acquire-timeout, 0s",
             "turnstile.idempotency.cleanup.batch-size, 0",
             "turnstile.idempotency.ttl, forever",
+            "turnstile.booking.busy-retry-after-seconds, -1",
+            "turnstile.booking.statement-timeout, 5 seconds",
+            "turnstile.booking.batched.max-size, 0",
+            "turnstile.identity.issuer, ' '",
+            "turnstile.identity.elite.claim, ' '",
+            "turnstile.identity.attempts-per-second, -1",
+            "turnstile.identity.verified-tokens.max-entries, -1",
     })
     void anInvalidValueFailsNamingTheProperty(String property, String value) {
         RuntimeException failure = assertThrows(RuntimeException.class, () -> config(Map.of(property, value)));
