@@ -2,18 +2,25 @@ package dev.turnstile.rental;
 
 import java.time.Duration;
 
+import dev.turnstile.config.CheckedValues.Positive;
+import dev.turnstile.config.CheckedValues.PositiveDuration;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 
 /**
- * {@code turnstile.rental.*}; a value that does not convert fails the start, naming the property. The table names
+ * {@code turnstile.rental.*}; a value that does not convert or is out of range fails the start, naming the property. The table names
  * are {@link RentalTables} ({@code turnstile.rental.tables.*}), which deploy/ reads as well.
  */
 @ConfigMapping(prefix = "turnstile.rental")
 public interface RentalConfig {
 
-    /** Rides after which a returned bike goes to maintenance and cannot be rented before a service. */
+    /**
+     * Rides after which a returned bike goes to maintenance and cannot be rented before a service. At least 1: with 0
+     * every bike, even one just serviced, would be due.
+     */
     @WithDefault("30")
+    @WithConverter(Positive.class)
     int ridesUntilService();
 
     /** Rent/return through TransactWriteItems ({@link RentalTransactions}). */
@@ -41,6 +48,7 @@ public interface RentalConfig {
 
         /** How long a key's answer is replayed (the record's TTL). */
         @WithDefault("24H")
+        @WithConverter(PositiveDuration.class)
         Duration ttl();
 
         /**
@@ -49,6 +57,7 @@ public interface RentalConfig {
          * 250 ms in {@link WritesInFlight}), else a retry could take the key over while the first write is on its way.
          */
         @WithDefault("12S")
+        @WithConverter(PositiveDuration.class)
         Duration inProgressExpiry();
     }
 }

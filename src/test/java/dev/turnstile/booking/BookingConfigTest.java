@@ -69,6 +69,9 @@ class BookingConfigTest {
             "turnstile.booking.pool.acquire-timeout, 0s",
             "turnstile.idempotency.cleanup.batch-size, 0",
             "turnstile.idempotency.ttl, forever",
+            // every stored answer had expired when it was written: a retry with its key was taken for a new request
+            "turnstile.idempotency.ttl, 0s",
+            "turnstile.idempotency.ttl, -1h",
             "turnstile.booking.busy-retry-after-seconds, -1",
             "turnstile.booking.statement-timeout, 5 seconds",
             "turnstile.booking.batched.max-size, 0",

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
@@ -56,6 +58,23 @@ class RentalConfigTest {
                 () -> read(Map.of("turnstile.rental.transactions", "sometimes")));
 
         assertTrue(String.valueOf(failure.getMessage()).contains("turnstile.rental.transactions"), failure.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            // every bike, a serviced one too, was due: nothing could be rented
+            "turnstile.rental.rides-until-service, 0",
+            "turnstile.rental.rides-until-service, -5",
+            // a key's record had expired when it was written: a retry with the key was taken for a new request
+            "turnstile.rental.idempotency.ttl, 0S",
+            // a claim was free to take over at once, while its owner was still writing
+            "turnstile.rental.idempotency.in-progress-expiry, 0S",
+            "turnstile.rental.idempotency.in-progress-expiry, -3S",
+    })
+    void aValueOutOfRangeFailsNamingTheProperty(String property, String value) {
+        RuntimeException failure = assertThrows(RuntimeException.class, () -> read(Map.of(property, value)));
+
+        assertTrue(String.valueOf(failure.getMessage()).contains(property), failure.getMessage());
     }
 
     @Test
