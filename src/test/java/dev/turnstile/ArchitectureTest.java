@@ -3,6 +3,8 @@ package dev.turnstile;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -61,8 +63,15 @@ class ArchitectureTest {
      */
     @ArchTest
     static final ArchRule configMappingsCarryNoConstraints = noClasses()
-            .that().haveNameMatching("dev\\.turnstile\\..*Config(\\$.*)?")
-            .should().dependOnClassesThat().resideInAnyPackage("jakarta.validation..", "org.hibernate.validator..");
+            .that(DescribedPredicate.describe("are config mappings or their groups", ArchitectureTest::inAConfigMapping))
+            .should().dependOnClassesThat(DescribedPredicate.describe("are Bean Validation constraints or @Valid",
+                    type -> type.isAnnotatedWith(jakarta.validation.Constraint.class)
+                            || type.isEquivalentTo(jakarta.validation.Valid.class)));
+
+    private static boolean inAConfigMapping(JavaClass type) {
+        return type.isAnnotatedWith(io.smallrye.config.ConfigMapping.class)
+                || type.getEnclosingClass().map(ArchitectureTest::inAConfigMapping).orElse(false);
+    }
 
     @ArchTest
     static final ArchRule nothingDependsOnTheLocalLaunchers = noClasses().that().resideOutsideOfPackage("dev.turnstile.local..")

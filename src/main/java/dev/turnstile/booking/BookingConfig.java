@@ -3,10 +3,10 @@ package dev.turnstile.booking;
 import java.time.Duration;
 import java.util.Set;
 
+import dev.turnstile.config.CheckedValues.AtLeastOneMillisecond;
 import dev.turnstile.config.CheckedValues.NonNegative;
 import dev.turnstile.config.CheckedValues.NonNegativeLong;
 import dev.turnstile.config.CheckedValues.Positive;
-import dev.turnstile.config.CheckedValues.PositiveDuration;
 import dev.turnstile.config.CheckedValues.PostgresDuration;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
@@ -118,7 +118,7 @@ public interface BookingConfig {
 
         /** How long a request waits for a connection before 503 STORE_UNAVAILABLE (also at a fare's gate or batch queue). */
         @WithDefault("5s")
-        @WithConverter(PositiveDuration.class)
+        @WithConverter(AtLeastOneMillisecond.class)
         Duration acquireTimeout();
     }
 }

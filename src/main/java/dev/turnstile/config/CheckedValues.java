@@ -50,17 +50,19 @@ public final class CheckedValues {
         }
     }
 
-    /** A duration ({@code 5s}, {@code PT5S}, {@code 500ms}) longer than zero. */
-    public static final class PositiveDuration implements Converter<Duration> {
-        private static final DurationConverter DURATIONS = new DurationConverter();
-
+    /** A duration ({@code 5s}, {@code PT5S}, {@code 500ms}) of at least 1 ms: its user counts in milliseconds. */
+    public static final class AtLeastOneMillisecond implements Converter<Duration> {
         @Override
         public Duration convert(String value) {
-            Duration duration = DURATIONS.convert(value);
-            if (duration == null || duration.isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException("must be longer than 0");
-            }
-            return duration;
+            return atLeast(Duration.ofMillis(1), "1ms", value);
+        }
+    }
+
+    /** A duration of at least 1 s: its user counts in seconds (an expiry in epoch seconds, a Retry-After). */
+    public static final class AtLeastOneSecond implements Converter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return atLeast(Duration.ofSeconds(1), "1s", value);
         }
     }
 
@@ -86,6 +88,16 @@ public final class CheckedValues {
             }
             return value;
         }
+    }
+
+    private static final DurationConverter DURATIONS = new DurationConverter();
+
+    private static Duration atLeast(Duration least, String named, String value) {
+        Duration duration = DURATIONS.convert(value);
+        if (duration == null || duration.compareTo(least) < 0) {
+            throw new IllegalArgumentException("must be at least " + named);
+        }
+        return duration;
     }
 
     private static int atLeast(int least, String value) {

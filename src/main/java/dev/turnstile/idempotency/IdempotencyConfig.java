@@ -2,8 +2,8 @@ package dev.turnstile.idempotency;
 
 import java.time.Duration;
 
+import dev.turnstile.config.CheckedValues.AtLeastOneSecond;
 import dev.turnstile.config.CheckedValues.Positive;
-import dev.turnstile.config.CheckedValues.PositiveDuration;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
@@ -14,7 +14,7 @@ public interface IdempotencyConfig {
 
     /** How long an answer is replayed under its key. */
     @WithDefault("24H")
-    @WithConverter(PositiveDuration.class)
+    @WithConverter(AtLeastOneSecond.class)
     Duration ttl();
 
     Cleanup cleanup();

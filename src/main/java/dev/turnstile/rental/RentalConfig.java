@@ -2,8 +2,8 @@ package dev.turnstile.rental;
 
 import java.time.Duration;
 
+import dev.turnstile.config.CheckedValues.AtLeastOneSecond;
 import dev.turnstile.config.CheckedValues.Positive;
-import dev.turnstile.config.CheckedValues.PositiveDuration;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
@@ -48,7 +48,7 @@ public interface RentalConfig {
 
         /** How long a key's answer is replayed (the record's TTL). */
         @WithDefault("24H")
-        @WithConverter(PositiveDuration.class)
+        @WithConverter(AtLeastOneSecond.class)
         Duration ttl();
 
         /**
@@ -57,7 +57,7 @@ public interface RentalConfig {
          * 250 ms in {@link WritesInFlight}), else a retry could take the key over while the first write is on its way.
          */
         @WithDefault("12S")
-        @WithConverter(PositiveDuration.class)
+        @WithConverter(AtLeastOneSecond.class)
         Duration inProgressExpiry();
     }
 }

@@ -28,7 +28,6 @@ class BatchedQueuesTest {
         vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
-    /** A record, not an anonymous class: the mapping's {@code @Min} would make ArC refuse an anonymous one. */
     private record Batches(Duration window, int maxSize) implements BookingConfig.Batched {
     }
 

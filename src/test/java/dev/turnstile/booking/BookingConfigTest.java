@@ -72,6 +72,9 @@ class BookingConfigTest {
             // every stored answer had expired when it was written: a retry with its key was taken for a new request
             "turnstile.idempotency.ttl, 0s",
             "turnstile.idempotency.ttl, -1h",
+            "turnstile.idempotency.ttl, 500ms",
+            // the pool's connection timeout is whole milliseconds, and 0 there means no timeout at all
+            "turnstile.booking.pool.acquire-timeout, PT0.0005S",
             "turnstile.booking.busy-retry-after-seconds, -1",
             "turnstile.booking.statement-timeout, 5 seconds",
             "turnstile.booking.batched.max-size, 0",

@@ -23,7 +23,6 @@ class FareGatesTest {
 
     private static final FareKey FARE = new FareKey("F", "Y");
 
-    /** A record, not an anonymous class: the mapping's {@code @Min} would make ArC refuse an anonymous one. */
     private record Pool(int maxWaitQueue, Duration acquireTimeout) implements BookingConfig.Pool {
     }
 

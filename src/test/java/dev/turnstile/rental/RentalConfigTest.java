@@ -67,9 +67,12 @@ class RentalConfigTest {
             "turnstile.rental.rides-until-service, -5",
             // a key's record had expired when it was written: a retry with the key was taken for a new request
             "turnstile.rental.idempotency.ttl, 0S",
+            // expiresAt is whole epoch seconds
+            "turnstile.rental.idempotency.ttl, 500ms",
             // a claim was free to take over at once, while its owner was still writing
             "turnstile.rental.idempotency.in-progress-expiry, 0S",
             "turnstile.rental.idempotency.in-progress-expiry, -3S",
+            "turnstile.rental.idempotency.in-progress-expiry, PT0.5S",
     })
     void aValueOutOfRangeFailsNamingTheProperty(String property, String value) {
         RuntimeException failure = assertThrows(RuntimeException.class, () -> read(Map.of(property, value)));
