@@ -19,6 +19,8 @@ import io.quarkus.runtime.configuration.DurationConverter;
  */
 public final class CheckedValues {
 
+    private static final DurationConverter DURATIONS = new DurationConverter();
+
     private CheckedValues() {
     }
 
@@ -26,7 +28,7 @@ public final class CheckedValues {
     public static final class NonNegative implements Converter<Integer> {
         @Override
         public Integer convert(String value) {
-            return atLeast(0, value);
+            return (int) atLeast(0, Integer.parseInt(value.strip()));
         }
     }
 
@@ -34,7 +36,7 @@ public final class CheckedValues {
     public static final class Positive implements Converter<Integer> {
         @Override
         public Integer convert(String value) {
-            return atLeast(1, value);
+            return (int) atLeast(1, Integer.parseInt(value.strip()));
         }
     }
 
@@ -42,11 +44,7 @@ public final class CheckedValues {
     public static final class NonNegativeLong implements Converter<Long> {
         @Override
         public Long convert(String value) {
-            long number = Long.parseLong(value.strip());
-            if (number < 0) {
-                throw new IllegalArgumentException("must be 0 or more");
-            }
-            return number;
+            return atLeast(0, Long.parseLong(value.strip()));
         }
     }
 
@@ -90,8 +88,6 @@ public final class CheckedValues {
         }
     }
 
-    private static final DurationConverter DURATIONS = new DurationConverter();
-
     private static Duration atLeast(Duration least, String named, String value) {
         Duration duration = DURATIONS.convert(value);
         if (duration == null || duration.compareTo(least) < 0) {
@@ -100,8 +96,7 @@ public final class CheckedValues {
         return duration;
     }
 
-    private static int atLeast(int least, String value) {
-        int number = Integer.parseInt(value.strip());
+    private static long atLeast(long least, long number) {
         if (number < least) {
             throw new IllegalArgumentException("must be " + least + " or more");
         }
